@@ -1,0 +1,81 @@
+// Address deliverability verification (SPEC.md §2.8, §2.9). US addresses only; no side effects.
+import { extendApi } from '@anatine/zod-openapi';
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { keyAuthenticated } from './common.js';
+import { pickErrors } from './errors.js';
+
+const c = initContract();
+
+const AddressToVerify = extendApi(
+  z.object({
+    street_address1: z.string().max(200).optional(),
+    street_address2: z.string().max(200).nullable().optional(),
+    city: z.string().max(100).optional(),
+    province: z.string().max(100).optional().describe('State name or two-letter abbreviation.'),
+    zip: z.string().max(20).optional(),
+    country_code: z.string().max(2).optional().describe('US, or omitted. Any other value answers unknown without checking.'),
+  }),
+  { title: 'AddressToVerify' },
+);
+
+export const AddressVerificationRequest = extendApi(
+  z
+    .object({ address: AddressToVerify.optional(), shipping_details: AddressToVerify.optional() })
+    .superRefine((body, ctx) => {
+      const key = body.address ? 'address' : 'shipping_details';
+      const address = body.address ?? body.shipping_details;
+      if (!address) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['address'], message: 'is required (or send shipping_details)' });
+        return;
+      }
+      const missing = (value: string | null | undefined) => value === undefined || value === null || value.trim() === '';
+      if (missing(address.street_address1)) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key, 'street_address1'], message: 'is required' });
+      }
+      if (missing(address.zip)) {
+        if (missing(address.city)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key, 'city'], message: 'is required unless zip is sent' });
+        if (missing(address.province)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key, 'province'], message: 'is required unless zip is sent' });
+      }
+    }),
+  { title: 'AddressVerificationRequest', example: { address: { street_address1: '1600 Amphitheatre Pkwy', city: 'Mountain View', province: 'CA', zip: '94043' } } },
+);
+
+export const AddressVerificationResponse = extendApi(
+  z.object({
+    verdict: z.enum(['deliverable', 'corrected', 'unit_required', 'undeliverable', 'unknown']),
+    deliverable: z.boolean().nullable().describe('Null if and only if verdict is unknown. Test it with === false, not by truthiness.'),
+    reason: z.string().describe('Stable code, e.g. secondary_missing.'),
+    message: z.string().describe('Plain words; safe to show a support agent.'),
+    address: z
+      .object({
+        street_address1: z.string(),
+        street_address2: z.string().nullable(),
+        city: z.string(),
+        province: z.string(),
+        zip: z.string(),
+        zip4: z.string().nullable(),
+        country_code: z.literal('US'),
+      })
+      .nullable(),
+    changes: z.array(z.enum(['street', 'city', 'state', 'zip', 'secondary'])),
+    flags: z.array(
+      z.enum(['vacant', 'mail_receiving_agency', 'no_mail_service', 'no_street_delivery', 'po_box', 'military', 'general_delivery']),
+    ),
+  }),
+  { title: 'AddressVerificationResponse' },
+);
+
+export const addressesContract = c.router({
+  verify: {
+    method: 'POST',
+    path: '/v2/addresses/verify',
+    body: AddressVerificationRequest,
+    responses: { 200: AddressVerificationResponse, ...pickErrors(400, 401, 403, 413, 429, 500, 501) },
+    metadata: keyAuthenticated,
+    summary: 'Verify an address',
+    description:
+      'Checks whether a US address can be delivered to. No side effects. Never hold an order on unknown, nor on any ' +
+      'non-200 answer from this endpoint.',
+  },
+});

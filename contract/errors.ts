@@ -1,0 +1,67 @@
+// The error response of SPEC.md §7, shared by every route and status.
+import { extendApi } from '@anatine/zod-openapi';
+import { z } from 'zod';
+
+export const ErrorCode = z.enum([
+  'invalid_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'payload_too_large',
+  'unprocessable',
+  'rate_limited',
+  'internal_error',
+  'not_implemented',
+  'order_not_yet_ingested',
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const FieldError = z.object({
+  field: z.string().describe('Path of the bad field from the body root, e.g. line_items[0].price.'),
+  message: z.string(),
+});
+export type FieldError = z.infer<typeof FieldError>;
+
+export const ErrorResponse = extendApi(
+  z.object({
+    error: z.string().describe('Human-readable summary.'),
+    error_code: ErrorCode.describe('Stable code; safe to branch on.'),
+    errors: z.array(FieldError).describe('One element per bad field, all of them; empty when no field is at fault.'),
+  }),
+  {
+    title: 'Error',
+    example: {
+      error: 'The request has 2 invalid fields.',
+      error_code: 'invalid_request',
+      errors: [
+        { field: 'subtotal', message: 'is required' },
+        { field: 'line_items[0].price', message: 'must have at most two decimal places (a third decimal is rejected, not rounded)' },
+      ],
+    },
+  },
+);
+export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+/** What each error status means; the OpenAPI builder uses these as response descriptions. */
+export const errorDescriptions = {
+  400: 'invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body.',
+  401: 'unauthorized: missing, malformed, revoked or unknown key.',
+  403: 'forbidden: a valid key that cannot be used here (not scoped to a store).',
+  404: "not_found: no such object in the key's store, or a read, update or cancel with a test key.",
+  409: 'conflict: the object already exists, or its state forbids the change.',
+  413: 'payload_too_large: the body is over 1 MiB.',
+  422: 'unprocessable: a duplicate id within the request itself.',
+  429: 'rate_limited: retry with exponential backoff.',
+  500: 'internal_error: service fault; safe to retry.',
+  501: 'not_implemented: specified, but not yet served by this deployment.',
+} as const;
+export type ErrorStatus = keyof typeof errorDescriptions;
+
+/** Error responses by status, so a route lists exactly the ones it can answer. */
+export function pickErrors<S extends ErrorStatus>(...statuses: S[]): Record<S, typeof ErrorResponse> {
+  const picked = {} as Record<S, typeof ErrorResponse>;
+  for (const status of statuses) picked[status] = ErrorResponse;
+  return picked;
+}

@@ -1,0 +1,30 @@
+// The one contract: every route and wire shape. The server, openapi.json and the SDK derive from it.
+import { initContract } from '@ts-rest/core';
+import { addressesContract } from './addresses.js';
+import { ordersContract } from './orders.js';
+import { quotesContract } from './quotes.js';
+import { shipmentsContract } from './shipments.js';
+import { webhooksContract } from './webhooks.js';
+
+const c = initContract();
+
+export const contract = c.router(
+  {
+    quotes: quotesContract,
+    orders: ordersContract,
+    shipments: shipmentsContract,
+    addresses: addressesContract,
+    webhooks: webhooksContract,
+  },
+  { strictStatusCodes: true },
+);
+
+export type Contract = typeof contract;
+export * from './addresses.js';
+export * from './common.js';
+export * from './errors.js';
+export * from './money.js';
+export * from './orders.js';
+export * from './quotes.js';
+export * from './shipments.js';
+export * from './webhooks.js';

@@ -1,0 +1,68 @@
+// The money encodings of SPEC.md §2.1, in one place. Inside the service every amount is an integer
+// number of cents; these schemas turn the wire forms into cents on the way in, and the format
+// functions turn cents back into the wire forms on the way out.
+import { z } from 'zod';
+
+/** 9,999,999,999.99: the largest amount the quote regex admits, used as the ceiling everywhere. */
+export const MAX_AMOUNT_CENTS = 999_999_999_999;
+
+/** SPEC.md §2.1: quote amounts are strings of major units. */
+export const QUOTE_AMOUNT_PATTERN = /^\d{1,10}(\.\d{1,2})?$/;
+
+/** Converts text already known to match QUOTE_AMOUNT_PATTERN (or the REST number text) to cents. */
+export function majorTextToCents(text: string): number {
+  const [whole = '0', fraction = ''] = text.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+/** 1250 -> "12.50" (quote responses). */
+export function centsToMajorString(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** 1250 -> 12.5 (REST numbers). Integer division by 100 yields the double nearest the decimal. */
+export function centsToMajorNumber(cents: number): number {
+  return cents / 100;
+}
+
+/** Decimal text of a JSON number, or null when it has more than two decimals or is out of range. */
+function restNumberText(value: number): string | null {
+  const text = String(value);
+  // String() uses exponent notation only below 1e-6 (which has more than two decimals) or at
+  // 1e21 and above (out of range), so any exponent means the amount is not acceptable.
+  if (!/^\d{1,10}(\.\d{1,2})?$/.test(text)) return null;
+  return text;
+}
+
+/** A currency amount in a quote: a string of major units, e.g. "125.00". */
+export const QuoteAmount = z
+  .string({ required_error: 'is required', invalid_type_error: 'must be a string such as "125.00"' })
+  .regex(QUOTE_AMOUNT_PATTERN, 'must be major units as a string with at most two decimals, e.g. "125.00"')
+  .transform(majorTextToCents);
+
+/** A currency amount in an order or shipment: a JSON number of major units, at most two decimals. */
+export const RestAmount = z
+  .number({ required_error: 'is required', invalid_type_error: 'must be a JSON number such as 125.5' })
+  .superRefine((value, ctx) => {
+    if (value < 0) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must not be negative' });
+    } else if (value > MAX_AMOUNT_CENTS / 100) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be at most 9999999999.99' });
+    } else if (restNumberText(value) === null) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: 'must have at most two decimal places (a third decimal is rejected, not rounded)',
+      });
+    }
+  })
+  .transform((value) => majorTextToCents(restNumberText(value) ?? '0'));
+
+/** A REST amount in a response (major units). */
+export const RestAmountOut = z.number();
+
+/** SPEC.md §2.1: USD only; any other currency is a 400. */
+export const Currency = z.literal('USD', {
+  errorMap: () => ({ message: 'only USD is supported' }),
+});

