@@ -34,5 +34,6 @@ export function ledgerTotals(entries: readonly LedgerMovement[]): LedgerTotals {
  */
 export function repricingAmountCents(totals: LedgerTotals, targetPremiumCents: number): number {
   const delta = targetPremiumCents - totals.chargedCents;
-  return Math.max(delta, -totals.netCents);
+  // 0 - net rather than -net: a fully reversed order must give 0, not -0.
+  return Math.max(delta, 0 - totals.netCents);
 }

@@ -25,9 +25,9 @@ export const statusOfCode: Record<ErrorCode, number> = {
 };
 
 /** ['line_items', 0, 'price'] -> 'line_items[0].price' (DESIGN.md §4 "Error field paths"). */
-export function fieldPath(path: ReadonlyArray<string | number>, prefix: string[] = []): string {
+export function fieldPath(path: ReadonlyArray<string | number>): string {
   let out = '';
-  for (const segment of [...prefix, ...path]) {
+  for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
     else out += out === '' ? segment : `.${segment}`;
   }
@@ -37,15 +37,26 @@ export function fieldPath(path: ReadonlyArray<string | number>, prefix: string[]
 function issueMessage(issue: ZodIssue): string {
   if (issue.code === 'invalid_type') {
     if (issue.received === 'undefined') return 'is required';
-    if (issue.message.startsWith('Expected ')) return `must be ${issue.expected === 'array' ? 'an' : 'a'} ${issue.expected}, not ${issue.received}`;
+    if (issue.message.startsWith('Expected ')) return `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}, not ${issue.received}`;
   }
   if (issue.code === 'unrecognized_keys') return issue.message;
   return issue.message;
 }
 
-function zodFieldErrors(error: ZodError | null, prefix: string[] = []): FieldError[] {
+function zodFieldErrors(error: ZodError | null): FieldError[] {
   if (!error) return [];
-  return error.issues.map((issue) => ({ field: fieldPath(issue.path, prefix), message: issueMessage(issue) }));
+  return error.issues.map((issue) => ({ field: fieldPath(issue.path), message: issueMessage(issue) }));
+}
+
+/** SPEC.md §7: one element per bad field; a field that breaks several rules gets them joined. */
+function onePerField(errors: FieldError[]): FieldError[] {
+  const byField = new Map<string, string[]>();
+  for (const { field, message } of errors) {
+    const messages = byField.get(field) ?? [];
+    if (!messages.includes(message)) messages.push(message);
+    byField.set(field, messages);
+  }
+  return [...byField].map(([field, messages]) => ({ field, message: messages.join('; ') }));
 }
 
 export function sendError(res: Response, code: ErrorCode, message: string, fieldErrors: FieldError[] = []): void {
@@ -55,12 +66,12 @@ export function sendError(res: Response, code: ErrorCode, message: string, field
 
 /** ts-rest's hook: request validation failures become one 400 listing every bad field. */
 export function requestValidationErrorHandler(err: RequestValidationError, _req: Request, res: Response, _next: NextFunction): void {
-  const fieldErrors = [
+  const fieldErrors = onePerField([
     ...zodFieldErrors(err.pathParams),
     ...zodFieldErrors(err.query),
     ...zodFieldErrors(err.headers),
     ...zodFieldErrors(err.body),
-  ];
+  ]);
   const count = fieldErrors.length;
   sendError(res, 'invalid_request', `The request has ${count} invalid field${count === 1 ? '' : 's'}.`, fieldErrors);
 }
@@ -86,13 +97,21 @@ export function unmatchedRoute(router: AppRouter, extraRoutes: Array<{ method: s
   };
 }
 
-interface BodyParserError {
-  type: string;
-  status?: number;
+/** Errors raised by Express and body-parser carry the HTTP status they mean (4xx: the client's fault). */
+interface HttpLayerError {
+  status: number;
+  type?: string;
 }
 
-function isBodyParserError(error: unknown): error is BodyParserError {
-  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string' && 'status' in error;
+function isHttpLayerError(error: unknown): error is HttpLayerError {
+  return typeof error === 'object' && error !== null && typeof (error as HttpLayerError).status === 'number';
+}
+
+function clientErrorMessage(error: HttpLayerError): string {
+  if (error.type === 'entity.parse.failed') return 'The body is not valid JSON.';
+  if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') return 'The body must be UTF-8 JSON.';
+  if (error.type === undefined) return 'The request URL could not be decoded.';
+  return 'The request could not be read.';
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
@@ -102,10 +121,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (error instanceof AppError) return sendError(res, error.code, error.message, error.fieldErrors);
-    if (isBodyParserError(error)) {
-      if (error.type === 'entity.too.large') return sendError(res, 'payload_too_large', 'The body is over the 1 MiB limit.');
-      if (error.type === 'entity.parse.failed') return sendError(res, 'invalid_request', 'The body is not valid JSON.');
-      if ((error.status ?? 500) < 500) return sendError(res, 'invalid_request', 'The body could not be read as UTF-8 JSON.');
+    if (isHttpLayerError(error) && error.status >= 400 && error.status < 500) {
+      if (error.status === 413) return sendError(res, 'payload_too_large', 'The body is over the 1 MiB limit.');
+      return sendError(res, 'invalid_request', clientErrorMessage(error));
     }
     // A response that does not match the contract is our bug: never send it, log where it happened.
     const kind = error instanceof ResponseValidationError ? 'response_validation' : 'unhandled';

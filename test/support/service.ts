@@ -1,0 +1,90 @@
+// Starts the real app over HTTP on a fresh, migrated database of the run's embedded PostgreSQL.
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { inject } from 'vitest';
+import { createApp } from '../../server/app.js';
+import { createDatabase, type Database } from '../../server/db/client.js';
+import { ensureDatabase } from '../../server/db/embedded.js';
+import { migrate } from '../../server/db/migrate.js';
+import { issueApiKey } from '../../server/domain/api-keys.js';
+import type { Clock } from '../../server/domain/clock.js';
+import { createStore, type StoreContext } from '../../server/domain/stores.js';
+
+/** Real time plus an offset the test can move forward. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+/** A fresh database in the run's cluster, migrated. */
+export async function createTestDatabase(): Promise<string> {
+  const adminUrl = inject('postgresAdminUrl');
+  const name = `t_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+  await ensureDatabase(adminUrl, name);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  return url.toString();
+}
+
+export interface TestService {
+  baseUrl: string;
+  databaseUrl: string;
+  db: Database;
+  clock: TestClock;
+  close(): Promise<void>;
+}
+
+export async function startService(options: { databaseUrl?: string } = {}): Promise<TestService> {
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const db = createDatabase(databaseUrl, { poolSize: 25 });
+  const clock = new TestClock();
+  const app = createApp({ db, clock, logger: pino({ level: 'silent' }) });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    databaseUrl,
+    db,
+    clock,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.$disconnect();
+    },
+  };
+}
+
+export interface SeededStore {
+  store: StoreContext;
+  liveKey: string;
+  testKey: string;
+}
+
+let storeCounter = 0;
+
+/** A store with the default pricing (1.5 %, minimum 0.98, no cap unless given) and one key per mode. */
+export async function seedStore(
+  db: Database,
+  pricing: Partial<StoreContext['pricing']> = {},
+): Promise<SeededStore> {
+  storeCounter += 1;
+  const store = await createStore(db, {
+    slug: `store-${storeCounter}-${randomUUID().slice(0, 8)}`,
+    name: `Store ${storeCounter}`,
+    pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null, ...pricing },
+    protectionSkus: [],
+    quoteOrigin: 'backend',
+  });
+  const live = await issueApiKey(db, { storeSlug: store.slug, mode: 'live', scope: 'store' });
+  const test = await issueApiKey(db, { storeSlug: store.slug, mode: 'test', scope: 'store' });
+  return { store, liveKey: live.key, testKey: test.key };
+}
