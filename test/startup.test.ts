@@ -1,0 +1,181 @@
+// `npm start` end to end: the embedded database, the demo store whose keys are printed once, the
+// README quickstart run verbatim, persistence across restarts, DATABASE_URL, and bad configuration.
+// Also keeps the README's endpoint table true to the contract.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { contract } from '../contract/index.js';
+import { createTestDatabase } from './support/service.js';
+
+const run = promisify(execFile);
+const TSX = 'node_modules/.bin/tsx';
+const dataDirs: string[] = [];
+afterAll(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+interface Started {
+  process: ChildProcess;
+  output: () => string;
+  baseUrl: string;
+  stop: () => Promise<number | null>;
+}
+
+async function startServer(env: Record<string, string>): Promise<Started> {
+  const port = await freePort();
+  const child = spawn(TSX, ['server/main.ts'], {
+    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (output.includes('listening on')) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 50);
+    void exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`server exited with ${code}: ${output}`));
+    });
+  });
+  return {
+    process: child,
+    output: () => output,
+    baseUrl: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+function printedKey(output: string, mode: 'live' | 'test'): string {
+  const match = new RegExp(`${mode} key: (ak_${mode}_[A-Za-z0-9]+)`).exec(output);
+  if (!match?.[1]) throw new Error(`no ${mode} key printed in: ${output}`);
+  return match[1];
+}
+
+function readmeBlock(marker: string): string {
+  const readme = readFileSync('README.md', 'utf8');
+  const block = new RegExp(`<!-- ${marker}:start -->\\n([\\s\\S]*?)<!-- ${marker}:end -->`).exec(readme)?.[1];
+  if (!block) throw new Error(`README has no ${marker} block`);
+  return block;
+}
+
+describe('npm start on the embedded database', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'op-start-'));
+  dataDirs.push(dataDir);
+
+  it('prints the demo keys once, serves the README quickstart verbatim, and keeps data across restarts', async () => {
+    const first = await startServer({ DATA_DIR: dataDir });
+    let liveKey: string;
+    try {
+      liveKey = printedKey(first.output(), 'live');
+      expect(printedKey(first.output(), 'test')).toMatch(/^ak_test_[A-Za-z0-9]{40}$/);
+      expect(liveKey).toMatch(/^ak_live_[A-Za-z0-9]{40}$/);
+
+      // The quickstart block as written, minus the line the reader edits (we set API_KEY instead).
+      const script = readmeBlock('quickstart')
+        .replace(/^```sh\n/, '')
+        .replace(/```\s*$/, '')
+        .split('\n')
+        .filter((line) => !line.startsWith('export API_KEY='))
+        .join('\n');
+      const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], {
+        env: { ...process.env, API_KEY: liveKey, BASE_URL: first.baseUrl },
+      });
+      const lines = stdout.trim().split('\n');
+      expect(lines[0]).toMatch(/^quote: [0-9a-f-]{36}$/);
+      const [created, read, cancelled] = lines.slice(1).map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(created).toMatchObject({ source_order_id: '1001', status: 'created', paid_to_insure: 1.88, subtotal: 125 });
+      expect(read).toMatchObject({ id: created?.id, status: 'created' });
+      expect(cancelled).toMatchObject({ id: created?.id, status: 'cancelled', paid_to_insure: 1.88 });
+      // The key is shown once in the start-up banner; no log line (JSON) ever carries it.
+      const logLines = first.output().split('\n').filter((line) => line.startsWith('{'));
+      expect(logLines.length).toBeGreaterThan(4);
+      for (const line of logLines) expect(line).not.toContain(liveKey);
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+
+    const second = await startServer({ DATA_DIR: dataDir });
+    try {
+      expect(second.output()).not.toMatch(/live key:/);
+      const response = await fetch(`${second.baseUrl}/v2/orders/1001`, { headers: { token: liveKey } });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { status: string }).status).toBe('cancelled');
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  }, 120_000);
+});
+
+describe('npm start with DATABASE_URL', () => {
+  it('uses that database, migrates it, and creates no demo store', async () => {
+    const databaseUrl = await createTestDatabase();
+    const server = await startServer({ DATABASE_URL: databaseUrl, DATA_DIR: '/nonexistent-should-not-be-used' });
+    try {
+      expect(server.output()).not.toMatch(/key:/);
+      expect(server.output()).toMatch(/"database":"DATABASE_URL"/);
+      const response = await fetch(`${server.baseUrl}/v2/quotes`, { method: 'POST' });
+      expect(response.status).toBe(401);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 60_000);
+});
+
+describe('configuration', () => {
+  it('stops with one clear line on a bad value', async () => {
+    const failure = await run(TSX, ['server/main.ts'], { env: { ...process.env, PORT: 'eighty', DATABASE_URL: 'mysql://x' } }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect('code' in failure && failure.code).toBe(1);
+    const stderr = (failure as { stderr: string }).stderr.trim();
+    expect(stderr.split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^Invalid configuration: PORT .*; DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL$/);
+  });
+});
+
+describe('the README endpoint table', () => {
+  function flatten(router: AppRouter | AppRoute): AppRoute[] {
+    return isAppRoute(router) ? [router] : Object.values(router).flatMap((child) => flatten(child as AppRouter | AppRoute));
+  }
+
+  it('lists every route of the contract with its success and error statuses', () => {
+    const rows = readmeBlock('endpoints')
+      .split('\n')
+      .filter((line) => /^\| (GET|POST|PATCH|PUT|DELETE) /.test(line))
+      .map((line) => line.split('|').map((cell) => cell.trim()));
+    const documented = rows.map(([, method, path, , success, errors]) => `${method} ${path?.replaceAll('`', '')} ${success} ${errors}`).sort();
+    const actual = flatten(contract)
+      .map((route) => {
+        const statuses = Object.keys(route.responses).map(Number);
+        const success = statuses.filter((s) => s < 400).join(' ');
+        const errors = statuses.filter((s) => s >= 400).sort((a, b) => a - b).join(' ');
+        return `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')} ${success} ${errors}`;
+      })
+      .sort();
+    expect(documented).toEqual(actual);
+  });
+});
