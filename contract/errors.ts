@@ -1,6 +1,6 @@
 // The error response of SPEC.md §7, shared by every route and status.
 import { extendApi } from '@anatine/zod-openapi';
-import { z } from 'zod';
+import { z, type ZodIssue } from 'zod';
 
 export const ErrorCode = z.enum([
   'invalid_request',
@@ -64,4 +64,40 @@ export function pickErrors<S extends ErrorStatus>(...statuses: S[]): Record<S, t
   const picked = {} as Record<S, typeof ErrorResponse>;
   for (const status of statuses) picked[status] = ErrorResponse;
   return picked;
+}
+
+/** ['line_items', 0, 'price'] -> 'line_items[0].price'; the body root itself is 'body'. */
+export function fieldPath(path: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out === '' ? segment : `.${segment}`;
+  }
+  return out === '' ? 'body' : out;
+}
+
+function issueMessage(issue: ZodIssue): string {
+  if (issue.code === 'invalid_type') {
+    if (issue.received === 'undefined') return 'is required';
+    if (issue.message.startsWith('Expected ')) {
+      return `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}, not ${issue.received}`;
+    }
+  }
+  return issue.message;
+}
+
+/**
+ * Validation issues as wire field errors: one element per bad field (SPEC.md §7), several broken
+ * rules of one field joined, paths rooted at the body (optionally under a prefix).
+ */
+export function fieldErrorsFromIssues(issues: readonly ZodIssue[], prefix: ReadonlyArray<string | number> = []): FieldError[] {
+  const byField = new Map<string, string[]>();
+  for (const issue of issues) {
+    const field = fieldPath([...prefix, ...issue.path]);
+    const messages = byField.get(field) ?? [];
+    const message = issueMessage(issue);
+    if (!messages.includes(message)) messages.push(message);
+    byField.set(field, messages);
+  }
+  return [...byField].map(([field, messages]) => ({ field, message: messages.join('; ') }));
 }

@@ -4,7 +4,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { Address } from '../../contract/common.js';
 import type { OrderRequest, OrderUpdateRequest } from '../../contract/orders.js';
-import type { FieldError } from '../../contract/errors.js';
+import { fieldErrorsFromIssues, type FieldError } from '../../contract/errors.js';
 import { isUniqueViolation, type Database, type Prisma, type Transaction } from '../db/client.js';
 import type { Caller } from './api-keys.js';
 import { AppError } from './errors.js';
@@ -266,11 +266,7 @@ function mergeAddress(field: string, stored: unknown, patch: Partial<AddressValu
   const merged = { ...(typeof stored === 'object' && stored !== null ? stored : {}), ...patch };
   const parsed = Address.safeParse(merged);
   if (!parsed.success) {
-    const errors = parsed.error.issues.map((issue) => ({
-      field: [field, ...issue.path].join('.'),
-      message: issue.code === 'invalid_type' && issue.received === 'undefined' ? 'is required' : issue.message,
-    }));
-    throw new AppError('invalid_request', `The merged ${field} is not a complete address.`, errors);
+    throw new AppError('invalid_request', `The merged ${field} is not a complete address.`, fieldErrorsFromIssues(parsed.error.issues, [field]));
   }
   return parsed.data;
 }

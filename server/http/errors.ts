@@ -5,8 +5,7 @@ import { isAppRoute, ResponseValidationError, type AppRoute, type AppRouter } fr
 import type { RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import type { ZodError, ZodIssue } from 'zod';
-import type { ErrorCode, ErrorResponse, FieldError } from '../../contract/errors.js';
+import { fieldErrorsFromIssues, type ErrorCode, type ErrorResponse, type FieldError } from '../../contract/errors.js';
 import { AppError } from '../domain/errors.js';
 
 export const statusOfCode: Record<ErrorCode, number> = {
@@ -24,41 +23,6 @@ export const statusOfCode: Record<ErrorCode, number> = {
   not_implemented: 501,
 };
 
-/** ['line_items', 0, 'price'] -> 'line_items[0].price' (DESIGN.md §4 "Error field paths"). */
-export function fieldPath(path: ReadonlyArray<string | number>): string {
-  let out = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out === '' ? segment : `.${segment}`;
-  }
-  return out === '' ? 'body' : out;
-}
-
-function issueMessage(issue: ZodIssue): string {
-  if (issue.code === 'invalid_type') {
-    if (issue.received === 'undefined') return 'is required';
-    if (issue.message.startsWith('Expected ')) return `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}, not ${issue.received}`;
-  }
-  if (issue.code === 'unrecognized_keys') return issue.message;
-  return issue.message;
-}
-
-function zodFieldErrors(error: ZodError | null): FieldError[] {
-  if (!error) return [];
-  return error.issues.map((issue) => ({ field: fieldPath(issue.path), message: issueMessage(issue) }));
-}
-
-/** SPEC.md §7: one element per bad field; a field that breaks several rules gets them joined. */
-function onePerField(errors: FieldError[]): FieldError[] {
-  const byField = new Map<string, string[]>();
-  for (const { field, message } of errors) {
-    const messages = byField.get(field) ?? [];
-    if (!messages.includes(message)) messages.push(message);
-    byField.set(field, messages);
-  }
-  return [...byField].map(([field, messages]) => ({ field, message: messages.join('; ') }));
-}
-
 export function sendError(res: Response, code: ErrorCode, message: string, fieldErrors: FieldError[] = []): void {
   const body: ErrorResponse = { error: message, error_code: code, errors: fieldErrors };
   res.status(statusOfCode[code]).json(body);
@@ -66,12 +30,8 @@ export function sendError(res: Response, code: ErrorCode, message: string, field
 
 /** ts-rest's hook: request validation failures become one 400 listing every bad field. */
 export function requestValidationErrorHandler(err: RequestValidationError, _req: Request, res: Response, _next: NextFunction): void {
-  const fieldErrors = onePerField([
-    ...zodFieldErrors(err.pathParams),
-    ...zodFieldErrors(err.query),
-    ...zodFieldErrors(err.headers),
-    ...zodFieldErrors(err.body),
-  ]);
+  const issues = [err.pathParams, err.query, err.headers, err.body].flatMap((error) => error?.issues ?? []);
+  const fieldErrors = fieldErrorsFromIssues(issues);
   const count = fieldErrors.length;
   sendError(res, 'invalid_request', `The request has ${count} invalid field${count === 1 ? '' : 's'}.`, fieldErrors);
 }
