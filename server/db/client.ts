@@ -13,7 +13,8 @@ export interface DatabaseOptions {
 
 export function createDatabase(databaseUrl: string, options: DatabaseOptions = {}): Database {
   const adapter = new PrismaPg({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
-  return new PrismaClient({ adapter });
+  // Minimal messages: the default format embeds source excerpts and paths in error text.
+  return new PrismaClient({ adapter, errorFormat: 'minimal' });
 }
 
 /** True when a write lost a race against a unique constraint (the database's duplicate guard). */

@@ -3,6 +3,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { AppError } from './errors.js';
+import { isUuid } from './ids.js';
 import { toStoreContext, type StoreContext } from './stores.js';
 
 export type KeyMode = 'live' | 'test';
@@ -68,7 +69,7 @@ export async function issueApiKey(
 }
 
 export async function revokeApiKey(db: Database, id: string, now: Date): Promise<{ id: string; revokedAt: Date }> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new AppError('not_found', `No API key with id "${id}".`);
+  if (!isUuid(id)) throw new AppError('not_found', `No API key with id "${id}".`);
   // Revoking twice keeps the first revocation time.
   await db.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
   const row = await db.apiKey.findUnique({ where: { id } });

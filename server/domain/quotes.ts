@@ -5,12 +5,12 @@ import type { QuoteRequest } from '../../contract/quotes.js';
 import type { Database, Transaction } from '../db/client.js';
 import type { Caller } from './api-keys.js';
 import { AppError } from './errors.js';
+import { isUuid } from './ids.js';
 import { priceCoverage, type PricingTerms } from './pricing.js';
 
 export type QuoteInput = z.output<typeof QuoteRequest>;
 
 export const QUOTE_LIFETIME_MS = 24 * 60 * 60 * 1000;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface QuoteRecord {
   id: string;
@@ -80,7 +80,7 @@ export async function resolveQuote(
   cartValueCents: number,
   now: Date,
 ): Promise<ResolvedQuote | null> {
-  if (quoteId === undefined || !UUID_PATTERN.test(quoteId)) return null;
+  if (quoteId === undefined || !isUuid(quoteId)) return null;
   const row = await db.quote.findFirst({ where: { id: quoteId.toLowerCase(), storeId } });
   if (!row || row.expiresAt.getTime() <= now.getTime()) return null;
   if (!cartMatchesQuote(Number(row.coveredCents), cartValueCents)) return null;

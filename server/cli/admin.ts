@@ -1,0 +1,346 @@
+// npm run admin -- <command>: creates merchants and issues or revokes their API keys, on the same
+// database as the server (DATABASE_URL, else the embedded cluster under DATA_DIR, reused when the
+// server is running). The CLI only parses, validates, calls the domain and prints.
+//
+// Exit codes: 0 done; 1 the operation failed (the domain said no, or the database did);
+// 2 bad usage or configuration, reported before any database is touched.
+// With --json, stdout carries exactly one JSON object, the result or {error, error_code, errors}.
+import { Command, CommanderError } from 'commander';
+import { z } from 'zod';
+import type { ErrorCode, FieldError } from '../../contract/errors.js';
+import { centsToMajorString, majorTextToCents, QUOTE_AMOUNT_PATTERN } from '../../contract/money.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { createDatabase, type Database } from '../db/client.js';
+import { resolveDatabase } from '../db/resolve.js';
+import { issueApiKey, revokeApiKey, type IssuedKey } from '../domain/api-keys.js';
+import { AppError } from '../domain/errors.js';
+import { createStore, STORE_SLUG_PATTERN, type StoreContext } from '../domain/stores.js';
+
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+/** Wire codes of the API, plus one for what only a CLI can get wrong. */
+type CliErrorCode = ErrorCode | 'invalid_configuration';
+
+/** A command line that cannot run: exit 2, nothing touched. */
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly code: CliErrorCode = 'invalid_request',
+    readonly fieldErrors: FieldError[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** What a command prints: one JSON object with --json, else a few lines for a person. */
+interface Report {
+  json: Record<string, unknown>;
+  lines: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Option schemas. Commander hands over strings; zod checks every option at once so that one run
+// names every bad option, not only the first.
+
+const SLUG_MESSAGE = 'must be lowercase letters, digits and inner hyphens, at most 64 characters (e.g. "acme-shop")';
+
+const Slug = z.string({ required_error: 'is required' }).regex(STORE_SLUG_PATTERN, SLUG_MESSAGE);
+
+const Money = z
+  .string()
+  .regex(QUOTE_AMOUNT_PATTERN, 'must be an amount in major units with at most two decimals, e.g. 0.98 or 5000')
+  .transform(majorTextToCents);
+
+const MerchantCreateOptions = z.object({
+  slug: Slug,
+  name: z
+    .string({ required_error: 'is required' })
+    .refine((name) => name.trim() !== '', 'must not be blank'),
+  // One check and one message: a regex plus a range check would report "abc" twice.
+  rateBps: z
+    .string()
+    .refine((text) => /^\d{1,5}$/.test(text) && Number(text) <= 10_000, 'must be an integer from 0 to 10000')
+    .transform(Number),
+  minPremium: Money,
+  maxCovered: Money.optional(),
+  // 255 is the longest SKU an order line item may carry, so a longer one could never match.
+  protectionSku: z.array(
+    z.string().refine((sku) => sku.trim() !== '' && sku.length <= 255, 'must be non-blank and at most 255 characters'),
+  ),
+  quoteOrigin: z.enum(['backend', 'browser'], { errorMap: () => ({ message: 'must be backend or browser' }) }),
+});
+
+const KeyCreateOptions = z.object({
+  merchant: Slug,
+  mode: z.enum(['live', 'test'], {
+    errorMap: (issue) => ({ message: issue.code === 'invalid_type' ? 'is required' : 'must be live or test' }),
+  }),
+  account: z.boolean().default(false),
+});
+
+// The domain would answer "not found" for most malformed ids, but one it lets through reaches
+// PostgreSQL's uuid cast and fails there; a UUID check here makes any malformed id a usage error.
+const KeyRevokeOptions = z.object({
+  id: z
+    .string({ required_error: 'is required' })
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a key id (a UUID), as printed by key create'),
+});
+
+/** Validates a command's options; the error names each bad option by its flag. */
+function parseOptions<Output>(schema: z.ZodType<Output, z.ZodTypeDef, unknown>, command: Command): Output {
+  const parsed = schema.safeParse(command.opts());
+  if (parsed.success) return parsed.data;
+  const fieldErrors = parsed.error.issues.map((issue) => ({
+    field: flagOf(command, String(issue.path[0] ?? '')),
+    message: issue.message,
+  }));
+  const summary = fieldErrors.map((error) => `${error.field} ${error.message}`).join('; ');
+  const noun = fieldErrors.length === 1 ? 'option' : 'options';
+  throw new UsageError(`invalid ${noun}: ${summary}`, 'invalid_request', fieldErrors);
+}
+
+function flagOf(command: Command, attribute: string): string {
+  return command.options.find((option) => option.attributeName() === attribute)?.long ?? attribute;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database: resolved only once the options are known to be good, and always released.
+
+async function withDatabase<T>(run: (db: Database) => Promise<T>): Promise<T> {
+  const config = readConfig();
+  const database = await resolveDatabase(config);
+  const db = createDatabase(database.url);
+  try {
+    return await run(db);
+  } finally {
+    await db.$disconnect();
+    // A no-op when the cluster was already running (the server's): only ours is stopped.
+    await database.embedded?.stop();
+  }
+}
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message, 'invalid_configuration');
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands.
+
+async function merchantCreate(command: Command): Promise<Report> {
+  const options = parseOptions(MerchantCreateOptions, command);
+  const store = await withDatabase((db) =>
+    createStore(db, {
+      slug: options.slug,
+      name: options.name,
+      pricing: {
+        rateBps: options.rateBps,
+        minPremiumCents: options.minPremium,
+        maxCoveredCents: options.maxCovered ?? null,
+      },
+      protectionSkus: options.protectionSku,
+      quoteOrigin: options.quoteOrigin,
+    }),
+  );
+  return { json: { store: storeJson(store) }, lines: describeStore(store) };
+}
+
+async function keyCreate(command: Command): Promise<Report> {
+  const options = parseOptions(KeyCreateOptions, command);
+  const issued = await withDatabase((db) =>
+    issueApiKey(db, { storeSlug: options.merchant, mode: options.mode, scope: options.account ? 'account' : 'store' }),
+  );
+  return { json: { key: keyJson(issued) }, lines: describeKey(issued) };
+}
+
+async function keyRevoke(command: Command): Promise<Report> {
+  const options = parseOptions(KeyRevokeOptions, command);
+  const revoked = await withDatabase((db) => revokeApiKey(db, options.id, new Date()));
+  return {
+    json: { revoked: { id: revoked.id, revoked_at: revoked.revokedAt.toISOString() } },
+    lines: [`Revoked API key ${revoked.id} (revoked at ${revoked.revokedAt.toISOString()}).`],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presentation: snake_case and major-unit strings, like the API.
+
+function storeJson(store: StoreContext): Record<string, unknown> {
+  return {
+    id: store.id,
+    slug: store.slug,
+    name: store.name,
+    rate_bps: store.pricing.rateBps,
+    min_premium: centsToMajorString(store.pricing.minPremiumCents),
+    max_covered: store.pricing.maxCoveredCents === null ? null : centsToMajorString(store.pricing.maxCoveredCents),
+    protection_skus: store.protectionSkus,
+    quote_origin: store.quoteOrigin,
+  };
+}
+
+function describeStore(store: StoreContext): string[] {
+  const { rateBps, minPremiumCents, maxCoveredCents } = store.pricing;
+  const cap = maxCoveredCents === null ? 'no cap on the covered amount' : `covered up to ${centsToMajorString(maxCoveredCents)} USD`;
+  const skus = store.protectionSkus.length === 0 ? 'none' : store.protectionSkus.join(', ');
+  return [
+    `Created merchant "${store.slug}" (${store.name}), id ${store.id}.`,
+    `  pricing: rate ${rateBps / 100} %, minimum premium ${centsToMajorString(minPremiumCents)} USD, ${cap}`,
+    `  quotes from: ${store.quoteOrigin}; extra protection SKUs: ${skus}`,
+    `Next: npm run admin -- key create --merchant ${store.slug} --mode live`,
+  ];
+}
+
+function keyJson(issued: IssuedKey): Record<string, unknown> {
+  return {
+    id: issued.id,
+    key: issued.key,
+    mode: issued.mode,
+    scope: issued.scope,
+    merchant: issued.storeSlug,
+    last4: issued.last4,
+  };
+}
+
+function describeKey(issued: IssuedKey): string[] {
+  return [
+    `Issued a ${issued.mode} ${issued.scope} key for merchant "${issued.storeSlug}" (id ${issued.id}):`,
+    `  ${issued.key}`,
+    'It is shown this once: only its SHA-256 hash is stored, so it cannot be shown again.',
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Program.
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** Runs a command and prints its report; errors travel up to main(). */
+function action(run: (command: Command) => Promise<Report>) {
+  return async (_options: unknown, command: Command): Promise<void> => {
+    const report = await run(command);
+    const json = command.optsWithGlobals<{ json?: boolean }>().json === true;
+    await write(process.stdout, json ? `${JSON.stringify(report.json)}\n` : `${report.lines.join('\n')}\n`);
+  };
+}
+
+function buildProgram(): Command {
+  const program = new Command('admin')
+    .description('Administer the shipment protection service: merchants and their API keys.')
+    .option('--json', 'print one JSON object on stdout instead of text')
+    // main() prints every error itself, in the chosen format and with the CLI's exit codes.
+    .exitOverride()
+    .configureOutput({ outputError: () => {} });
+
+  const merchant = program.command('merchant').description('manage merchants (stores)');
+  merchant
+    .command('create')
+    .description('create a merchant')
+    .option('--slug <slug>', 'identifier used in URLs and by the other commands (required)')
+    .option('--name <name>', 'display name (required)')
+    .option('--rate-bps <bps>', 'premium rate in basis points of the covered amount, 0 to 10000 (150 = 1.5 %)', '150')
+    .option('--min-premium <amount>', 'minimum premium in USD, e.g. 0.98', '0.98')
+    .option('--max-covered <amount>', 'cap on the covered amount in USD (default: no cap)')
+    .option('--protection-sku <sku>', 'a SKU of the protection product itself; repeat for several', collect, [])
+    .option('--quote-origin <origin>', 'where quotes are requested from: backend or browser', 'backend')
+    .action(action(merchantCreate));
+
+  const key = program.command('key').description("manage merchants' API keys");
+  key
+    .command('create')
+    .description('issue an API key; its plaintext is printed once and never stored')
+    .option('--merchant <slug>', 'slug of the merchant (required)')
+    .option('--mode <mode>', 'live or test (required)')
+    .option('--account', 'an account key, not scoped to one store')
+    .action(action(keyCreate));
+  key
+    .command('revoke')
+    .description('revoke an API key at once')
+    .option('--id <id>', 'id of the key, as printed by key create (required)')
+    .action(action(keyRevoke));
+
+  return program;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors and exit.
+
+interface Failure {
+  exitCode: number;
+  code: CliErrorCode;
+  message: string;
+  fieldErrors: FieldError[];
+  /** Commander has already shown the help, so a person needs no extra line. */
+  helpShown: boolean;
+}
+
+function classify(error: unknown): Failure {
+  if (error instanceof CommanderError) {
+    const helpShown = error.code === 'commander.help';
+    const message = helpShown ? 'a command is required' : error.message.replace(/^error: /, '');
+    return { exitCode: EXIT_USAGE, code: 'invalid_request', message, fieldErrors: [], helpShown };
+  }
+  if (error instanceof UsageError) {
+    return { exitCode: EXIT_USAGE, code: error.code, message: error.message, fieldErrors: error.fieldErrors, helpShown: false };
+  }
+  if (error instanceof AppError) {
+    return { exitCode: EXIT_FAILED, code: error.code, message: error.message, fieldErrors: error.fieldErrors, helpShown: false };
+  }
+  return { exitCode: EXIT_FAILED, code: 'internal_error', message: describeUnexpected(error), fieldErrors: [], helpShown: false };
+}
+
+/**
+ * One line, never a stack: Prisma puts a code frame of the call site before the cause, which comes
+ * last; a refused connection may be an AggregateError with no message of its own.
+ */
+function describeUnexpected(error: unknown): string {
+  if (error instanceof AggregateError && error.message === '') {
+    return error.errors.map((inner: unknown) => describeUnexpected(inner)).join('; ') || 'unknown error';
+  }
+  const message = error instanceof Error ? error.message || error.name : String(error);
+  return message.trim().split('\n').at(-1)?.trim() || 'unknown error';
+}
+
+async function report(failure: Failure, json: boolean): Promise<void> {
+  if (json) {
+    const body = { error: failure.message, error_code: failure.code, errors: failure.fieldErrors };
+    await write(process.stdout, `${JSON.stringify(body)}\n`);
+  } else if (!failure.helpShown) {
+    const hint = failure.code === 'invalid_request' ? '\n(add --help for usage)' : '';
+    await write(process.stderr, `error: ${failure.message}${hint}\n`);
+  }
+}
+
+/** Resolves once the text is handed to the OS, so that process.exit cannot cut it off. */
+function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((resolve) => stream.write(text, () => resolve()));
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    // --help and the help command also arrive here, as a CommanderError with exit code 0.
+    if (error instanceof CommanderError && error.exitCode === 0) return 0;
+    const failure = classify(error);
+    await report(failure, program.opts<{ json?: boolean }>().json === true);
+    return failure.exitCode;
+  }
+}
+
+// Exit explicitly: a pool or cluster handle left open by a failure must not keep the CLI alive.
+main(process.argv).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`error: ${describeUnexpected(error)}\n`);
+    process.exit(EXIT_FAILED);
+  },
+);

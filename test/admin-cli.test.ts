@@ -1,0 +1,162 @@
+// The admin CLI as an operator runs it: a real subprocess on a real database, and the keys it
+// issues proven against the real API. Each run starts tsx (about a second), so the file shares one
+// database and runs as few commands as the assertions need.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStore } from '../server/domain/stores.js';
+import { call } from './support/http.js';
+import { createTestDatabase, startService, type TestService } from './support/service.js';
+
+const execFileAsync = promisify(execFile);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const KEY_MERCHANT = 'cli-keys';
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let databaseUrl: string;
+let service: TestService;
+
+/** Runs `npm run admin -- <args>`; a non-zero exit is a result to assert on, not a failure. */
+async function admin(...args: string[]): Promise<CliRun> {
+  try {
+    const { stdout, stderr } = await execFileAsync('node_modules/.bin/tsx', ['server/cli/admin.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error; // not an exit status: the spawn itself failed
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+/** The single JSON object that --json promises on stdout. */
+function json(run: CliRun): Record<string, Record<string, unknown>> {
+  return JSON.parse(run.stdout) as Record<string, Record<string, unknown>>;
+}
+
+async function issueKey(...extra: string[]): Promise<{ id: string; key: string }> {
+  const run = await admin('key', 'create', '--merchant', KEY_MERCHANT, '--mode', 'live', '--json', ...extra);
+  expect(run.code, run.stderr).toBe(0);
+  const key = json(run).key;
+  return { id: String(key?.id), key: String(key?.key) };
+}
+
+function quote(key: string) {
+  return call(service.baseUrl, 'POST', '/v2/quotes', { key, body: { cart: { covered: { amount: '100.00' } } } });
+}
+
+beforeAll(async () => {
+  databaseUrl = await createTestDatabase();
+  service = await startService({ databaseUrl });
+  // The key tests get their merchant directly, so they do not depend on the merchant tests.
+  await createStore(service.db, {
+    slug: KEY_MERCHANT,
+    name: 'CLI keys',
+    pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null },
+    protectionSkus: [],
+    quoteOrigin: 'backend',
+  });
+});
+
+afterAll(async () => {
+  await service?.close();
+});
+
+describe('merchant create', () => {
+  it('creates the store with the given settings, and refuses the same slug twice', async () => {
+    const args = ['merchant', 'create', '--slug', 'acme-cli', '--name', 'Acme CLI', '--rate-bps', '200', '--min-premium', '1.5'];
+    const created = await admin(...args, '--max-covered', '2500', '--protection-sku', 'PROT-A', '--protection-sku', 'PROT-B', '--quote-origin', 'browser', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    expect(json(created)).toEqual({
+      store: {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        slug: 'acme-cli',
+        name: 'Acme CLI',
+        rate_bps: 200,
+        min_premium: '1.50',
+        max_covered: '2500.00',
+        protection_skus: ['PROT-A', 'PROT-B'],
+        quote_origin: 'browser',
+      },
+    });
+
+    const again = await admin(...args);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toBe('error: A store with slug "acme-cli" already exists.\n');
+  });
+
+  it('exits 2 naming every bad option, and creates nothing', async () => {
+    const run = await admin('merchant', 'create', '--slug', 'Bad Slug', '--name', 'Bad', '--rate-bps', '20000', '--min-premium', '1.234');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^error: invalid options: /);
+    for (const flag of ['--slug', '--rate-bps', '--min-premium']) expect(run.stderr).toContain(flag);
+    expect(run.stderr).not.toContain('--name');
+    expect(run.stderr).not.toMatch(/\bat .*\.ts:\d+/); // no stack trace
+    const rows = await service.db.$queryRawUnsafe<Array<{ slug: string }>>("SELECT slug FROM stores WHERE name = 'Bad'");
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('key create and key revoke', () => {
+  it('issues a live key that the API accepts, storing only its SHA-256', async () => {
+    const { id, key } = await issueKey();
+    expect(key).toMatch(/^ak_live_[A-Za-z0-9]{40}$/);
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+
+    expect((await quote(key)).status).toBe(201);
+
+    const rows = await service.db.$queryRawUnsafe<Array<{ key_hash: string }>>('SELECT key_hash FROM api_keys');
+    expect(rows.some((row) => row.key_hash.includes(key))).toBe(false);
+    expect(rows.map((row) => row.key_hash)).toContain(createHash('sha256').update(key).digest('hex'));
+  });
+
+  it('says in its text output that the key is shown only once', async () => {
+    const run = await admin('key', 'create', '--merchant', KEY_MERCHANT, '--mode', 'test');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^ {2}ak_test_[A-Za-z0-9]{40}$/m);
+    expect(run.stdout).toMatch(/shown this once/i);
+  });
+
+  it('issues an account key that store routes refuse with 403', async () => {
+    const { key } = await issueKey('--account');
+    const response = await quote(key);
+    expect(response.status).toBe(403);
+    expect(response.body.error_code).toBe('forbidden');
+  });
+
+  it('revokes a key, which the API then refuses with 401; an unknown id exits 1', async () => {
+    const { id, key } = await issueKey();
+    const revoked = await admin('key', 'revoke', '--id', id, '--json');
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(json(revoked)).toEqual({ revoked: { id, revoked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) } });
+
+    const response = await quote(key);
+    expect(response.status).toBe(401);
+    expect(response.body.error_code).toBe('unauthorized');
+
+    const unknown = await admin('key', 'revoke', '--id', '00000000-0000-4000-8000-000000000000', '--json');
+    expect(unknown.code).toBe(1);
+    expect(json(unknown)).toMatchObject({ error_code: 'not_found' });
+
+    const malformed = await admin('key', 'revoke', '--id', 'not-a-key-id');
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('--id must be a key id');
+  });
+
+  it('exits 1 with not found for an unknown merchant', async () => {
+    const run = await admin('key', 'create', '--merchant', 'nope', '--mode', 'live');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('error: No store with slug "nope".\n');
+  });
+});
