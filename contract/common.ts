@@ -36,4 +36,9 @@ export type Address = z.infer<typeof Address>;
 export const keyAuthenticated = { auth: 'api_key' } as const;
 /** The inbound webhook: signed with the platform's shared secret, no API key. */
 export const signatureAuthenticated = { auth: 'webhook_signature' } as const;
-export type RouteAuth = (typeof keyAuthenticated)['auth'] | (typeof signatureAuthenticated)['auth'];
+/** The EasyPost tracking webhook: HMAC of the raw body with the EasyPost webhook secret. */
+export const easyPostSignatureAuthenticated = { auth: 'easypost_signature' } as const;
+export type RouteAuth =
+  | (typeof keyAuthenticated)['auth']
+  | (typeof signatureAuthenticated)['auth']
+  | (typeof easyPostSignatureAuthenticated)['auth'];

@@ -1,9 +1,11 @@
 // The one contract: every route and wire shape. The server, openapi.json and the SDK derive from it.
 import { initContract } from '@ts-rest/core';
 import { addressesContract } from './addresses.js';
+import { claimsContract } from './claims.js';
 import { ordersContract } from './orders.js';
 import { quotesContract } from './quotes.js';
 import { shipmentsContract } from './shipments.js';
+import { trackingContract } from './tracking.js';
 import { webhooksContract } from './webhooks.js';
 
 const c = initContract();
@@ -13,6 +15,8 @@ export const contract = c.router(
     quotes: quotesContract,
     orders: ordersContract,
     shipments: shipmentsContract,
+    claims: claimsContract,
+    tracking: trackingContract,
     addresses: addressesContract,
     webhooks: webhooksContract,
   },
@@ -21,10 +25,12 @@ export const contract = c.router(
 
 export type Contract = typeof contract;
 export * from './addresses.js';
+export * from './claims.js';
 export * from './common.js';
 export * from './errors.js';
 export * from './money.js';
 export * from './orders.js';
 export * from './quotes.js';
 export * from './shipments.js';
+export * from './tracking.js';
 export * from './webhooks.js';

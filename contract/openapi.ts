@@ -39,6 +39,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         securitySchemes: {
           tokenHeader: { type: 'apiKey', in: 'header', name: 'token', description: 'Secret key: ak_live_... or ak_test_...' },
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'The same secret key as a Bearer token.' },
+          easyPostSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Hmac-Signature',
+            description: 'hmac-sha256-hex=<hex HMAC-SHA256 of the raw body with the EasyPost webhook secret>.',
+          },
           webhookSignature: {
             type: 'apiKey',
             in: 'header',
@@ -58,6 +64,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         const auth = routeAuth(route);
         if (auth === 'api_key') op.security = [{ tokenHeader: [] }, { bearerAuth: [] }];
         if (auth === 'webhook_signature') op.security = [{ webhookSignature: [] }];
+        if (auth === 'easypost_signature') op.security = [{ easyPostSignature: [] }];
         return op as unknown as typeof operation;
       },
     },

@@ -68,7 +68,9 @@ export const ShipmentResponse = extendApi(
     tracking_url: z.string().nullable(),
     expected_delivery_date: z.string().nullable(),
     checkpoints: z.array(Checkpoint).describe('Up to 100 carrier scans, oldest first; empty on create.'),
-    merchant_messages: z.array(z.object({ message: z.string(), created_on: DateTime })),
+    merchant_messages: z
+      .array(z.object({ code: z.string(), message: z.string(), created_on: DateTime }))
+      .describe('Notes for the merchant about this shipment, e.g. carrier_unknown. Empty on create.'),
     created_on: DateTime,
     updated_on: DateTime,
     cancelled_on: DateTime.nullable(),
@@ -77,7 +79,9 @@ export const ShipmentResponse = extendApi(
 );
 
 const TrackingNumberParams = z.object({ tracking_number: TrackingNumber });
-const ShipmentUpdateRequest = extendApi(z.object({ courier_id: text(100) }).strict('only courier_id can be changed; correct a tracking number by cancelling and creating a new shipment'), {
+const ShipmentUpdateRequest = extendApi(z
+    .object({ courier_id: text(100) })
+    .strict('only courier_id can be changed; correct a tracking number by cancelling and creating a new shipment'), {
   title: 'ShipmentUpdateRequest',
 });
 
@@ -85,9 +89,11 @@ const updateRoute = {
   path: '/v1/shipments/:tracking_number',
   pathParams: TrackingNumberParams,
   body: ShipmentUpdateRequest,
-  responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 413, 429, 500, 501) },
+  responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 413, 429, 500) },
   metadata: keyAuthenticated,
-  description: 'Only courier_id can change. A tracking number is corrected by cancelling and creating a new shipment.',
+  description:
+    'Only courier_id can change (any other field is 400); the new carrier is used from the next poll. A tracking ' +
+    'number is corrected by cancelling and creating a new shipment. Test keys answer 404.',
 } as const;
 
 export const shipmentsContract = c.router({
@@ -95,19 +101,24 @@ export const shipmentsContract = c.router({
     method: 'POST',
     path: '/v1/shipments',
     body: ShipmentRequest,
-    responses: { 201: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 429, 500, 501) },
+    responses: { 201: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 429, 500) },
     metadata: keyAuthenticated,
     summary: 'Create a shipment',
-    description: 'Registers a tracking number of an existing order; every shipment of a protected order is covered.',
+    description:
+      'Registers a tracking number of an existing order of the store; every shipment of a protected order is covered. ' +
+      'The tracking number is normalised (spaces and dashes removed, upper-cased). Without courier_id the carrier is ' +
+      'detected from the number; an undetectable number is stored with courier "unknown" and not tracked until ' +
+      'courier_id is set by an update. The same active tracking number twice in a store is 409. Test keys validate ' +
+      'the body only and answer a test_ object.',
   },
   get: {
     method: 'GET',
     path: '/v1/shipments/:tracking_number',
     pathParams: TrackingNumberParams,
-    responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 429, 500, 501) },
+    responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 429, 500) },
     metadata: keyAuthenticated,
     summary: 'Read a shipment',
-    description: 'The shipment with up to 100 carrier scans, oldest first.',
+    description: 'The shipment with its latest 100 carrier scans, oldest first. Test keys answer 404.',
   },
   update: { ...updateRoute, method: 'POST', summary: 'Update a shipment' },
   updatePatch: { ...updateRoute, method: 'PATCH', summary: 'Update a shipment (PATCH)' },
@@ -116,9 +127,11 @@ export const shipmentsContract = c.router({
     path: '/v1/shipments/:tracking_number/cancel',
     pathParams: TrackingNumberParams,
     body: c.noBody(),
-    responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 429, 500, 501) },
+    responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 429, 500) },
     metadata: keyAuthenticated,
     summary: 'Cancel a shipment',
-    description: 'Sets cancelled_on, keeps the tracking history and stops polling. 409 while a claim is open.',
+    description:
+      'Sets cancelled_on and delivery_status Cancelled, keeps the tracking history and stops polling. Cancelling ' +
+      'twice succeeds. 409 while an open claim names this shipment or the whole order. Test keys answer 404.',
   },
 });

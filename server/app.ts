@@ -9,9 +9,13 @@ import { authenticateKey } from './http/authenticate.js';
 import { parseJsonBody } from './http/body.js';
 import { errorHandler, requestValidationErrorHandler, unmatchedRoute } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
+import { authenticateSignature } from './http/signatures.js';
 import { ordersRouter } from './routes/orders.js';
 import { quotesRouter } from './routes/quotes.js';
-import { addressesRouter, shipmentsRouter, webhooksRouter } from './routes/unavailable.js';
+import { claimsRouter } from './routes/claims.js';
+import { shipmentsRouter } from './routes/shipments.js';
+import { trackingRouter } from './routes/tracking.js';
+import { addressesRouter, webhooksRouter } from './routes/unavailable.js';
 
 const s = initServer();
 
@@ -31,7 +35,9 @@ export function createApp(deps: AppDeps): express.Express {
   const router = s.router(contract, {
     quotes: quotesRouter(deps),
     orders: ordersRouter(deps),
-    shipments: shipmentsRouter(),
+    shipments: shipmentsRouter(deps),
+    claims: claimsRouter(deps),
+    tracking: trackingRouter(deps),
     addresses: addressesRouter(),
     webhooks: webhooksRouter(),
   });
@@ -39,8 +45,8 @@ export function createApp(deps: AppDeps): express.Express {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: true,
-    // Order of checks (DESIGN.md §4): authentication, then the body, then validation.
-    globalMiddleware: [authenticateKey(deps.db), parseJsonBody],
+    // Order of checks (DESIGN.md §4): the key, the body (signatures need its raw bytes), then validation.
+    globalMiddleware: [authenticateKey(deps.db), parseJsonBody, authenticateSignature(deps.easyPostWebhookSecret)],
     requestValidationErrorHandler,
   });
 

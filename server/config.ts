@@ -12,6 +12,10 @@ const ConfigSchema = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  TRACKING_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  EASYPOST_API_KEY: z.string().optional(),
+  EASYPOST_BASE_URL: z.string().url('must be a URL').optional(),
+  EASYPOST_WEBHOOK_SECRET: z.string().optional(),
 });
 
 export interface Config {
@@ -21,6 +25,10 @@ export interface Config {
   dataDir: string;
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
   dbPoolSize: number;
+  trackingPollIntervalSeconds: number;
+  easyPostApiKey: string | undefined;
+  easyPostBaseUrl: string | undefined;
+  easyPostWebhookSecret: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -41,5 +49,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: c.DATA_DIR,
     logLevel: c.LOG_LEVEL,
     dbPoolSize: c.DB_POOL_SIZE,
+    trackingPollIntervalSeconds: c.TRACKING_POLL_INTERVAL_SECONDS,
+    easyPostApiKey: c.EASYPOST_API_KEY,
+    easyPostBaseUrl: c.EASYPOST_BASE_URL,
+    easyPostWebhookSecret: c.EASYPOST_WEBHOOK_SECRET,
   };
 }

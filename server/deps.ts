@@ -2,9 +2,13 @@
 import type { Logger } from 'pino';
 import type { Database } from './db/client.js';
 import type { Clock } from './domain/clock.js';
+import type { ShipmentTracking } from './domain/shipments.js';
 
 export interface AppDeps {
   db: Database;
   clock: Clock;
   logger: Logger;
+  tracking: ShipmentTracking;
+  /** EasyPost's webhook secret; without it the EasyPost webhook endpoint answers 404. */
+  easyPostWebhookSecret?: string;
 }

@@ -4,9 +4,12 @@ import { pino } from 'pino';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDatabase } from './db/client.js';
+import { takeOverShutdownSignals } from './db/embedded.js';
 import { resolveDatabase } from './db/resolve.js';
 import { createDemoStoreIfEmpty, describeDemoStore } from './demo-store.js';
 import { systemClock } from './domain/clock.js';
+import { startTrackingJobs } from './jobs/tracking-jobs.js';
+import { createTrackingProvider } from './tracking/index.js';
 
 function readConfig(): Config {
   try {
@@ -31,10 +34,27 @@ async function main(): Promise<void> {
     if (demo) process.stdout.write(`${describeDemoStore(demo)}\n`);
   }
 
-  const app = createApp({ db, clock: systemClock, logger });
+  const provider = createTrackingProvider({ EASYPOST_API_KEY: config.easyPostApiKey, EASYPOST_BASE_URL: config.easyPostBaseUrl });
+  const jobs = await startTrackingJobs({
+    databaseUrl: database.url,
+    db,
+    provider,
+    clock: systemClock,
+    logger,
+    pollIntervalSeconds: config.trackingPollIntervalSeconds,
+    work: true,
+  });
+
+  const app = createApp({
+    db,
+    clock: systemClock,
+    logger,
+    tracking: { providerName: provider.name, scheduler: jobs.scheduler },
+    easyPostWebhookSecret: config.easyPostWebhookSecret,
+  });
   const server: Server = app.listen(config.port, config.host, () => {
     logger.info(
-      { host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'DATABASE_URL' },
+      { host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'DATABASE_URL', tracking: provider.name },
       `listening on http://${config.host}:${config.port}`,
     );
   });
@@ -45,10 +65,12 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await jobs.stop();
     await db.$disconnect();
     await database.embedded?.stop();
     process.exit(0);
   };
+  takeOverShutdownSignals();
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 }

@@ -148,9 +148,9 @@ describe('the error format', () => {
   });
 
   it('answers specified routes that are not served yet with 501 in the error format', async () => {
-    const response = await call(service.baseUrl, 'POST', '/v1/shipments', {
+    const response = await call(service.baseUrl, 'POST', '/v2/addresses/verify', {
       key: shop.liveKey,
-      body: { tracking_number: '1Z999AA10123456784', source_order_id: '1' },
+      body: { address: { street_address1: '1 Main St', zip: '94043' } },
     });
     expect(response.status).toBe(501);
     expect(response.body.error_code).toBe('not_implemented');

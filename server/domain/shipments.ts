@@ -1,0 +1,379 @@
+// Shipments (SPEC.md §2.6, §2.7, §3 Shipment): register, read, correct the carrier, cancel; and
+// what a tracking report does to a shipment. Carrier scans arrive through polls (server/jobs) and
+// provider webhooks; both end in applyTrackingReport.
+import { createHash, randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { FieldError } from '../../contract/errors.js';
+import type { ShipmentRequest } from '../../contract/shipments.js';
+import { isUniqueViolation, type Database, type Prisma, type Transaction } from '../db/client.js';
+import type { Caller } from './api-keys.js';
+import { CARRIER_SLUGS, detectCarrier, normalizeCourierId } from './carriers.js';
+import { hasOpenClaim } from './claims.js';
+import { AppError } from './errors.js';
+import type { DeliveryStatus, PollScheduler, TrackingCheckpoint, TrackingProvider, TrackingReport } from './tracking.js';
+
+export type ShipmentInput = z.output<typeof ShipmentRequest>;
+
+/** The carrier slug stored when none was given and none could be detected; such shipments are not polled. */
+export const UNKNOWN_COURIER = 'unknown';
+/** Reads show this many scans, the latest ones, oldest first. */
+export const CHECKPOINTS_PER_READ = 100;
+/** A shipment still not delivered this long after registration is no longer polled. */
+export const POLLING_GIVES_UP_AFTER_MS = 60 * 24 * 60 * 60 * 1000;
+
+export interface MerchantMessage {
+  code: string;
+  message: string;
+  created_on: string;
+}
+
+export interface ShipmentRecord {
+  id: string;
+  storeId: string;
+  trackingNumber: string;
+  courier: string;
+  deliveryStatus: DeliveryStatus;
+  trackingUrl: string | null;
+  expectedDeliveryDate: string | null;
+  checkpoints: TrackingCheckpoint[];
+  merchantMessages: MerchantMessage[];
+  createdOn: Date;
+  updatedOn: Date;
+  cancelledOn: Date | null;
+}
+
+export interface ShipmentTracking {
+  /** Name of the provider that follows new shipments (stored with each). */
+  providerName: string;
+  scheduler: PollScheduler;
+}
+
+const shipmentInclude = {
+  checkpoints: { orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], take: CHECKPOINTS_PER_READ },
+} satisfies Prisma.ShipmentInclude;
+type StoredShipment = Prisma.ShipmentGetPayload<{ include: typeof shipmentInclude }>;
+type StoredCheckpoint = StoredShipment['checkpoints'][number];
+
+function toCheckpoint(row: StoredCheckpoint): TrackingCheckpoint {
+  return {
+    status: row.status === 'Cancelled' ? 'Active' : row.status,
+    subtag: row.subtag,
+    message: row.message,
+    location: { city: row.city, state: row.state, zip: row.zip, country: row.country },
+    occurredAt: row.occurredAt,
+    source: row.source,
+  };
+}
+
+function toShipmentRecord(row: StoredShipment): ShipmentRecord {
+  return {
+    id: row.id,
+    storeId: row.storeId,
+    trackingNumber: row.trackingNumber,
+    courier: row.courier,
+    deliveryStatus: row.deliveryStatus,
+    trackingUrl: row.trackingUrl,
+    expectedDeliveryDate: row.expectedDeliveryDate?.toISOString().slice(0, 10) ?? null,
+    // Fetched newest first to keep the latest 100; shown oldest first.
+    checkpoints: [...row.checkpoints].reverse().map(toCheckpoint),
+    merchantMessages: row.merchantMessages as unknown as MerchantMessage[],
+    createdOn: row.createdOn,
+    updatedOn: row.updatedOn,
+    cancelledOn: row.cancelledOn,
+  };
+}
+
+const shipmentNotFound = (trackingNumber: string) =>
+  new AppError('not_found', `No shipment with tracking number "${trackingNumber}" in this store.`);
+
+/** A courier_id as sent, normalised to a slug; 400 when it names no carrier we know. */
+function courierFromId(courierId: string): string {
+  const slug = normalizeCourierId(courierId);
+  if (slug === null) {
+    throw new AppError('invalid_request', 'Unknown courier_id.', [
+      { field: 'courier_id', message: `is not a known carrier; use one of ${CARRIER_SLUGS.join(', ')}` },
+    ]);
+  }
+  return slug;
+}
+
+function resolveCourier(input: ShipmentInput): string {
+  if (input.courier_id !== undefined) return courierFromId(input.courier_id);
+  return detectCarrier(input.tracking_number) ?? UNKNOWN_COURIER;
+}
+
+/** source_product_ids and line_items must name items of the order (SPEC.md §2.6). */
+function itemsNotInOrder(
+  input: ShipmentInput,
+  lines: ReadonlyArray<{ sourceId: string; sourceProductId: string | null; quantity: number }>,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  const productIds = new Set(lines.flatMap((line) => (line.sourceProductId === null ? [] : [line.sourceProductId])));
+  (input.source_product_ids ?? []).forEach((id, index) => {
+    if (!productIds.has(id)) errors.push({ field: `source_product_ids[${index}]`, message: `"${id}" is not a source_product_id of this order` });
+  });
+  const bySourceId = new Map(lines.map((line) => [line.sourceId, line]));
+  (input.line_items ?? []).forEach((item, index) => {
+    const line = bySourceId.get(item.source_id);
+    if (!line) {
+      errors.push({ field: `line_items[${index}].source_id`, message: `"${item.source_id}" is not a line item of this order` });
+      return;
+    }
+    if (item.source_product_id !== undefined && item.source_product_id !== line.sourceProductId) {
+      errors.push({ field: `line_items[${index}].source_product_id`, message: 'does not match that line item of the order' });
+    }
+    if (item.quantity > line.quantity) {
+      errors.push({ field: `line_items[${index}].quantity`, message: `is more than the ${line.quantity} ordered` });
+    }
+  });
+  return errors;
+}
+
+export async function createShipment(
+  db: Database,
+  tracking: ShipmentTracking,
+  caller: Caller,
+  input: ShipmentInput,
+  now: Date,
+): Promise<ShipmentRecord> {
+  const courier = resolveCourier(input);
+  if (caller.mode === 'test') {
+    // Test orders are never stored, so a test shipment is checked against the body only.
+    return {
+      id: `test_${randomUUID()}`,
+      storeId: caller.store.id,
+      trackingNumber: input.tracking_number,
+      courier,
+      deliveryStatus: 'Active',
+      trackingUrl: null,
+      expectedDeliveryDate: null,
+      checkpoints: [],
+      merchantMessages: [],
+      createdOn: now,
+      updatedOn: now,
+      cancelledOn: null,
+    };
+  }
+  try {
+    return await db.$transaction(async (tx) => {
+      const order = await tx.order.findUnique({
+        where: { storeId_sourceOrderId: { storeId: caller.store.id, sourceOrderId: input.source_order_id } },
+        include: { lineItems: true },
+      });
+      if (!order) throw new AppError('not_found', `No order with source_order_id "${input.source_order_id}" in this store.`);
+      const errors = itemsNotInOrder(input, order.lineItems);
+      if (errors.length > 0) throw new AppError('invalid_request', 'The shipment names items that are not in the order.', errors);
+      const row = await tx.shipment.create({
+        data: {
+          storeId: caller.store.id,
+          orderId: order.id,
+          trackingNumber: input.tracking_number,
+          courier,
+          trackingProvider: tracking.providerName,
+          sourceProductIds: input.source_product_ids ?? [],
+          lineItems: input.line_items,
+          createdOn: now,
+          updatedOn: now,
+        },
+        include: shipmentInclude,
+      });
+      await tracking.scheduler.schedulePoll(row.id, { tx });
+      return toShipmentRecord(row);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError('conflict', `Tracking number "${input.tracking_number}" is already registered to an active shipment in this store.`);
+    }
+    throw error;
+  }
+}
+
+/** The active shipment with that number, else the latest cancelled one. */
+async function findShipment(db: Database | Transaction, storeId: string, trackingNumber: string) {
+  return db.shipment.findFirst({
+    where: { storeId, trackingNumber },
+    orderBy: [{ cancelledOn: { sort: 'desc', nulls: 'first' } }, { createdOn: 'desc' }],
+    include: shipmentInclude,
+  });
+}
+
+export async function getShipment(db: Database, caller: Caller, trackingNumber: string): Promise<ShipmentRecord> {
+  if (caller.mode === 'test') throw shipmentNotFound(trackingNumber);
+  const row = await findShipment(db, caller.store.id, trackingNumber);
+  if (!row) throw shipmentNotFound(trackingNumber);
+  return toShipmentRecord(row);
+}
+
+/** Only the carrier can change; the next poll registers the number with it afresh. */
+export async function updateShipmentCourier(
+  db: Database,
+  tracking: ShipmentTracking,
+  caller: Caller,
+  trackingNumber: string,
+  courierId: string,
+  now: Date,
+): Promise<ShipmentRecord> {
+  const courier = courierFromId(courierId);
+  if (caller.mode === 'test') throw shipmentNotFound(trackingNumber);
+  return db.$transaction(async (tx) => {
+    const current = await findShipment(tx, caller.store.id, trackingNumber);
+    if (!current) throw shipmentNotFound(trackingNumber);
+    if (current.courier === courier) return toShipmentRecord(current);
+    const row = await tx.shipment.update({
+      where: { id: current.id },
+      data: { courier, providerRef: null, updatedOn: now },
+      include: shipmentInclude,
+    });
+    // A shipment that was not being polled (unknown carrier, or finished) is followed again.
+    if (row.cancelledOn === null) await tracking.scheduler.schedulePoll(row.id, { tx });
+    return toShipmentRecord(row);
+  });
+}
+
+export async function cancelShipment(db: Database, caller: Caller, trackingNumber: string, now: Date): Promise<ShipmentRecord> {
+  if (caller.mode === 'test') throw shipmentNotFound(trackingNumber);
+  return db.$transaction(async (tx) => {
+    const found = await findShipment(tx, caller.store.id, trackingNumber);
+    if (!found) throw shipmentNotFound(trackingNumber);
+    // Order row first, then the shipment: the same lock order as filing a claim, so the two queue up.
+    await tx.$queryRaw`SELECT id FROM orders WHERE id = ${found.orderId}::uuid FOR UPDATE`;
+    await tx.$queryRaw`SELECT id FROM shipments WHERE id = ${found.id}::uuid FOR UPDATE`;
+    const current = await tx.shipment.findUniqueOrThrow({ where: { id: found.id }, include: shipmentInclude });
+    if (current.cancelledOn !== null) return toShipmentRecord(current);
+    if (await hasOpenClaim(tx, { orderId: current.orderId, shipmentId: current.id })) {
+      throw new AppError('conflict', 'The shipment has an open claim; it cannot be cancelled until the claim is resolved.');
+    }
+    const row = await tx.shipment.update({
+      where: { id: current.id },
+      data: { deliveryStatus: 'Cancelled', cancelledOn: now, updatedOn: now },
+      include: shipmentInclude,
+    });
+    return toShipmentRecord(row);
+  });
+}
+
+function fingerprint(checkpoint: TrackingCheckpoint): string {
+  const { location } = checkpoint;
+  const parts = [
+    checkpoint.occurredAt.toISOString(),
+    checkpoint.status,
+    checkpoint.subtag ?? '',
+    checkpoint.message,
+    location.city ?? '',
+    location.state ?? '',
+    location.zip ?? '',
+    location.country ?? '',
+  ];
+  return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+}
+
+/**
+ * Applies what a provider reports: new scans are added (a scan reported twice is stored once), and
+ * the status, tracking URL and expected date follow the report. A cancelled shipment is left alone.
+ * With `next`, the following poll is scheduled in the same transaction unless the shipment is done.
+ */
+export async function applyTrackingReport(
+  db: Database,
+  shipmentId: string,
+  report: TrackingReport,
+  now: Date,
+  next?: { scheduler: PollScheduler; startAfter: Date },
+): Promise<DeliveryStatus | null> {
+  return db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<Array<{ delivery_status: DeliveryStatus }>>`
+      SELECT delivery_status FROM shipments WHERE id = ${shipmentId}::uuid FOR UPDATE`;
+    const current = locked[0]?.delivery_status;
+    if (current === undefined) return null;
+    if (current === 'Cancelled') return current;
+    if (report.checkpoints.length > 0) {
+      await tx.shipmentCheckpoint.createMany({
+        data: report.checkpoints.map((checkpoint) => ({
+          shipmentId,
+          status: checkpoint.status,
+          subtag: checkpoint.subtag,
+          message: checkpoint.message,
+          city: checkpoint.location.city,
+          state: checkpoint.location.state,
+          zip: checkpoint.location.zip,
+          country: checkpoint.location.country,
+          occurredAt: checkpoint.occurredAt,
+          source: checkpoint.source,
+          fingerprint: fingerprint(checkpoint),
+        })),
+        skipDuplicates: true,
+      });
+    }
+    await tx.shipment.update({
+      where: { id: shipmentId },
+      data: {
+        deliveryStatus: report.deliveryStatus,
+        trackingUrl: report.trackingUrl,
+        expectedDeliveryDate: report.expectedDeliveryDate === null ? null : new Date(`${report.expectedDeliveryDate}T00:00:00Z`),
+        lastPolledAt: now,
+        updatedOn: now,
+      },
+    });
+    if (next && report.deliveryStatus !== 'Delivered') await next.scheduler.schedulePoll(shipmentId, { tx, startAfter: next.startAfter });
+    return report.deliveryStatus;
+  });
+}
+
+async function addMerchantMessageOnce(db: Database, shipmentId: string, message: MerchantMessage): Promise<void> {
+  const row = await db.shipment.findUnique({ where: { id: shipmentId }, select: { merchantMessages: true } });
+  const messages = (row?.merchantMessages ?? []) as unknown as MerchantMessage[];
+  if (messages.some((m) => m.code === message.code)) return;
+  await db.shipment.update({ where: { id: shipmentId }, data: { merchantMessages: [...messages, message] as unknown as Prisma.InputJsonValue } });
+}
+
+export type PollOutcome = 'again' | 'stop';
+
+/**
+ * One poll of one shipment: register it with the provider if needed, fetch the report and apply
+ * it, scheduling the next poll in the same transaction. Cancelled and delivered shipments, unknown
+ * carriers and shipments older than the polling window stop here.
+ */
+export async function pollShipment(
+  db: Database,
+  provider: TrackingProvider,
+  scheduler: PollScheduler,
+  shipmentId: string,
+  now: Date,
+  nextPollAt: Date,
+): Promise<PollOutcome> {
+  const shipment = await db.shipment.findUnique({ where: { id: shipmentId } });
+  if (!shipment || shipment.cancelledOn !== null || shipment.deliveryStatus === 'Delivered') return 'stop';
+  if (shipment.courier === UNKNOWN_COURIER) {
+    await addMerchantMessageOnce(db, shipment.id, {
+      code: 'carrier_unknown',
+      message: 'The carrier could not be told from this tracking number, so it is not tracked. Set courier_id with an update.',
+      created_on: now.toISOString(),
+    });
+    return 'stop';
+  }
+  if (now.getTime() - shipment.createdOn.getTime() > POLLING_GIVES_UP_AFTER_MS) return 'stop';
+
+  const target = {
+    trackingNumber: shipment.trackingNumber,
+    courier: shipment.courier,
+    providerRef: shipment.providerRef,
+    registeredAt: shipment.createdOn,
+  };
+  if (target.providerRef === null) {
+    const { providerRef } = await provider.register(target);
+    if (providerRef !== null) {
+      await db.shipment.update({ where: { id: shipment.id }, data: { providerRef } });
+      target.providerRef = providerRef;
+    }
+  }
+  const report = await provider.fetch(target, now);
+  const status = await applyTrackingReport(db, shipment.id, report, now, { scheduler, startAfter: nextPollAt });
+  return status === null || status === 'Delivered' || status === 'Cancelled' ? 'stop' : 'again';
+}
+
+/** A provider webhook names its own id for the shipment; false when no active shipment follows it. */
+export async function applyProviderEvent(db: Database, providerRef: string, report: TrackingReport, now: Date): Promise<boolean> {
+  const shipment = await db.shipment.findFirst({ where: { providerRef, cancelledOn: null }, select: { id: true } });
+  if (!shipment) return false;
+  await applyTrackingReport(db, shipment.id, report, now);
+  return true;
+}

@@ -1,0 +1,106 @@
+// Tracking polls as jobs in a PostgreSQL-backed queue (pg-boss). Every instance runs workers; the
+// queue hands each job to exactly one of them (SKIP LOCKED), so several instances share the work,
+// and a crashed worker's job expires and is retried, so a crash loses nothing. The "stately" policy
+// keeps at most one waiting poll per shipment, so a chain of polls never doubles.
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Database, Transaction } from '../db/client.js';
+import type { Clock } from '../domain/clock.js';
+import { pollShipment } from '../domain/shipments.js';
+import type { PollScheduler, TrackingProvider } from '../domain/tracking.js';
+import { TrackingUnavailableError } from '../domain/tracking.js';
+
+export const TRACKING_POLL_QUEUE = 'tracking-poll';
+
+interface PollJob {
+  shipmentId: string;
+}
+
+export interface TrackingJobsOptions {
+  databaseUrl: string;
+  db: Database;
+  provider: TrackingProvider;
+  clock: Clock;
+  logger: Logger;
+  /** Time between two polls of a shipment that is not delivered yet. */
+  pollIntervalSeconds: number;
+  /** Whether this instance works the queue (the API can run without workers, e.g. in tests). */
+  work: boolean;
+  /** How often an idle worker looks for due jobs. */
+  workerPollingSeconds?: number;
+}
+
+export interface TrackingJobs {
+  scheduler: PollScheduler;
+  stop(): Promise<void>;
+}
+
+/** pg-boss writes through our transaction, so the job commits (or not) with the shipment. */
+function inTransaction(tx: Transaction): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      const params = (values ?? []).map((value: unknown) =>
+        value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value,
+      );
+      return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...params) };
+    },
+  };
+}
+
+export async function startTrackingJobs(options: TrackingJobsOptions): Promise<TrackingJobs> {
+  const { db, provider, clock, logger } = options;
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl,
+    application_name: 'order-protection-jobs',
+    max: 4,
+    schedule: false,
+  });
+  boss.on('error', (error: Error) => logger.error({ component: 'jobs', error_name: error.name, message: error.message }, 'job queue error'));
+  await boss.start();
+  await boss.createQueue(TRACKING_POLL_QUEUE, {
+    name: TRACKING_POLL_QUEUE,
+    policy: 'stately',
+    retryLimit: 10,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 300,
+  });
+
+  const scheduler: PollScheduler = {
+    async schedulePoll(shipmentId, { tx, startAfter }) {
+      await boss.send(
+        TRACKING_POLL_QUEUE,
+        { shipmentId } satisfies PollJob,
+        { singletonKey: shipmentId, startAfter: startAfter ?? new Date(0), db: inTransaction(tx) },
+      );
+    },
+  };
+
+  if (options.work) {
+    await boss.work<PollJob>(
+      TRACKING_POLL_QUEUE,
+      // One job per fetch: a failure retries only its own shipment, never a neighbour already polled.
+      { batchSize: 1, pollingIntervalSeconds: options.workerPollingSeconds ?? 2 },
+      async (jobs) => {
+        for (const job of jobs) {
+          const now = clock.now();
+          const nextPollAt = new Date(now.getTime() + options.pollIntervalSeconds * 1000);
+          try {
+            const outcome = await pollShipment(db, provider, scheduler, job.data.shipmentId, now, nextPollAt);
+            logger.debug({ component: 'jobs', shipment_id: job.data.shipmentId, outcome }, 'tracking poll');
+          } catch (error) {
+            // Thrown errors make pg-boss retry the job with backoff; the provider being down is expected.
+            const level = error instanceof TrackingUnavailableError ? 'warn' : 'error';
+            logger[level]({ component: 'jobs', shipment_id: job.data.shipmentId, error_name: (error as Error).name }, 'tracking poll failed');
+            throw error;
+          }
+        }
+      },
+    );
+  }
+
+  return {
+    scheduler,
+    stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
+  };
+}

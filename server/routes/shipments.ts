@@ -1,0 +1,57 @@
+import { initServer } from '@ts-rest/express';
+import type { z } from 'zod';
+import { shipmentsContract, type ShipmentResponse } from '../../contract/index.js';
+import { cancelShipment, createShipment, getShipment, updateShipmentCourier, type ShipmentRecord } from '../domain/shipments.js';
+import type { AppDeps } from '../deps.js';
+import { callerOf } from '../http/authenticate.js';
+
+const s = initServer();
+
+function toShipmentResponse(shipment: ShipmentRecord): z.input<typeof ShipmentResponse> {
+  return {
+    id: shipment.id,
+    merchant_id: shipment.storeId,
+    tracking_number: shipment.trackingNumber,
+    courier: shipment.courier,
+    delivery_status: shipment.deliveryStatus,
+    tracking_registration_status: 'registered',
+    tracking_url: shipment.trackingUrl,
+    expected_delivery_date: shipment.expectedDeliveryDate,
+    checkpoints: shipment.checkpoints.map((checkpoint) => ({
+      status: checkpoint.status,
+      subtag: checkpoint.subtag,
+      message: checkpoint.message,
+      location: checkpoint.location,
+      occurred_at: checkpoint.occurredAt.toISOString(),
+      source: checkpoint.source,
+    })),
+    merchant_messages: shipment.merchantMessages,
+    created_on: shipment.createdOn.toISOString(),
+    updated_on: shipment.updatedOn.toISOString(),
+    cancelled_on: shipment.cancelledOn?.toISOString() ?? null,
+  };
+}
+
+export const shipmentsRouter = ({ db, clock, tracking }: AppDeps) =>
+  s.router(shipmentsContract, {
+    create: async ({ body, req }) => {
+      const shipment = await createShipment(db, tracking, callerOf(req), body, clock.now());
+      return { status: 201, body: toShipmentResponse(shipment) };
+    },
+    get: async ({ params, req }) => {
+      const shipment = await getShipment(db, callerOf(req), params.tracking_number);
+      return { status: 200, body: toShipmentResponse(shipment) };
+    },
+    update: async ({ params, body, req }) => {
+      const shipment = await updateShipmentCourier(db, tracking, callerOf(req), params.tracking_number, body.courier_id, clock.now());
+      return { status: 200, body: toShipmentResponse(shipment) };
+    },
+    updatePatch: async ({ params, body, req }) => {
+      const shipment = await updateShipmentCourier(db, tracking, callerOf(req), params.tracking_number, body.courier_id, clock.now());
+      return { status: 200, body: toShipmentResponse(shipment) };
+    },
+    cancel: async ({ params, req }) => {
+      const shipment = await cancelShipment(db, callerOf(req), params.tracking_number, clock.now());
+      return { status: 200, body: toShipmentResponse(shipment) };
+    },
+  });

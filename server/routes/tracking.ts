@@ -1,0 +1,24 @@
+import { initServer } from '@ts-rest/express';
+import { trackingContract } from '../../contract/index.js';
+import { AppError } from '../domain/errors.js';
+import { applyProviderEvent } from '../domain/shipments.js';
+import type { AppDeps } from '../deps.js';
+import { parseEasyPostTrackerEvent } from '../tracking/easypost.js';
+
+const s = initServer();
+
+export const trackingRouter = ({ db, clock }: AppDeps) =>
+  s.router(trackingContract, {
+    easyPostWebhook: async ({ body }) => {
+      let event: ReturnType<typeof parseEasyPostTrackerEvent>;
+      try {
+        event = parseEasyPostTrackerEvent(body);
+      } catch (error) {
+        throw new AppError('invalid_request', `Malformed EasyPost event: ${(error as Error).message}`);
+      }
+      // Events other than tracker updates are acknowledged so EasyPost does not resend them.
+      if (event === null) return { status: 200, body: { received: true, matched: false } };
+      const matched = await applyProviderEvent(db, event.providerRef, event.report, clock.now());
+      return { status: 200, body: { received: true, matched } };
+    },
+  });

@@ -1,0 +1,119 @@
+// POST /v1/tracking/easypost/webhook through real HTTP: signed tracker events move a shipment;
+// a bad signature or a malformed event writes nothing.
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, orderBody, tableCounts } from './support/http.js';
+import { easyPostTracker, easyPostTrackingDetail } from './support/easypost-fake.js';
+import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+
+const SECRET = 'whsec_test_secret';
+let service: TestService;
+let disabled: TestService;
+let shop: SeededStore;
+
+beforeAll(async () => {
+  service = await startService({ easyPostWebhookSecret: SECRET });
+  disabled = await startService({ databaseUrl: service.databaseUrl });
+  shop = await seedStore(service.db);
+});
+afterAll(async () => {
+  await service.close();
+  await disabled.close();
+});
+
+const sign = (raw: string, secret = SECRET) => `hmac-sha256-hex=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+
+function deliver(raw: string, signature: string | undefined, base = service.baseUrl) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (signature !== undefined) headers['x-hmac-signature'] = signature;
+  return call(base, 'POST', '/v1/tracking/easypost/webhook', { rawBody: raw, headers });
+}
+
+async function followedShipment(providerRef: string) {
+  const trackingNumber = `ZZEP${Date.now()}`;
+  const body = orderBody();
+  await call(service.baseUrl, 'POST', '/v2/orders', { key: shop.liveKey, body });
+  const created = await call(service.baseUrl, 'POST', '/v1/shipments', {
+    key: shop.liveKey,
+    body: { tracking_number: trackingNumber, source_order_id: body.source_order_id, courier_id: 'ups' },
+  });
+  await service.db.shipment.update({ where: { id: created.body.id }, data: { providerRef } });
+  return trackingNumber;
+}
+
+function deliveredEvent(providerRef: string, trackingNumber: string): string {
+  const tracker = easyPostTracker({
+    id: providerRef,
+    tracking_code: trackingNumber,
+    carrier: 'UPS',
+    status: 'delivered',
+    status_detail: 'arrived_at_destination',
+    public_url: 'https://track.easypost.com/djE6dHJrXzEyMw',
+    est_delivery_date: '2026-11-25T00:00:00Z',
+    tracking_details: [
+      easyPostTrackingDetail({ status: 'in_transit', message: 'Departed facility', datetime: '2026-11-23T08:00:00Z' }),
+      easyPostTrackingDetail({ status: 'delivered', message: 'Delivered', datetime: '2026-11-24T15:30:00Z' }),
+    ],
+  });
+  return JSON.stringify({ object: 'Event', id: 'evt_1', description: 'tracker.updated', mode: 'test', result: tracker });
+}
+
+describe('the EasyPost webhook', () => {
+  it('applies a signed tracker.updated event to the shipment that follows the tracker', async () => {
+    const trackingNumber = await followedShipment('trk_delivered');
+    const response = await deliver(deliveredEvent('trk_delivered', trackingNumber), sign(deliveredEvent('trk_delivered', trackingNumber)));
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ received: true, matched: true });
+    const shipment = await call(service.baseUrl, 'GET', `/v1/shipments/${trackingNumber}`, { key: shop.liveKey });
+    expect(shipment.body).toMatchObject({
+      delivery_status: 'Delivered',
+      tracking_url: 'https://track.easypost.com/djE6dHJrXzEyMw',
+      expected_delivery_date: '2026-11-25',
+    });
+    expect(shipment.body.checkpoints.map((c: { message: string; status: string }) => [c.status, c.message])).toEqual([
+      ['Active', 'Departed facility'],
+      ['Delivered', 'Delivered'],
+    ]);
+  });
+
+  it('refuses a missing or wrong signature with 401 and writes nothing', async () => {
+    const trackingNumber = await followedShipment('trk_unsigned');
+    const raw = deliveredEvent('trk_unsigned', trackingNumber);
+    const before = await tableCounts(service.db);
+    for (const signature of [undefined, sign(raw, 'another secret'), sign(`${raw} `), 'hmac-sha256-hex=zz']) {
+      const response = await deliver(raw, signature);
+      expect(response.status).toBe(401);
+      expect(response.body.error_code).toBe('unauthorized');
+    }
+    expect(await tableCounts(service.db)).toEqual(before);
+  });
+
+  it('refuses a malformed tracker event with 400 and writes nothing', async () => {
+    await followedShipment('trk_malformed');
+    const raw = JSON.stringify({
+      object: 'Event',
+      description: 'tracker.updated',
+      result: { object: 'Tracker', id: 'trk_malformed', tracking_code: 42, status: 'delivered', tracking_details: 'soon' },
+    });
+    const before = await tableCounts(service.db);
+    const response = await deliver(raw, sign(raw));
+    expect(response.status).toBe(400);
+    expect(response.body.error_code).toBe('invalid_request');
+    expect(await tableCounts(service.db)).toEqual(before);
+    const row = await service.db.shipment.findFirstOrThrow({ where: { providerRef: 'trk_malformed' } });
+    expect(row.deliveryStatus).toBe('Active');
+  });
+
+  it('acknowledges events for trackers no shipment follows, and other event types', async () => {
+    const stranger = deliveredEvent('trk_nobody', 'ZZNOBODY1');
+    expect((await deliver(stranger, sign(stranger))).body).toEqual({ received: true, matched: false });
+    const other = JSON.stringify({ object: 'Event', description: 'batch.updated', result: { object: 'Batch' } });
+    expect((await deliver(other, sign(other))).body).toEqual({ received: true, matched: false });
+  });
+
+  it('answers 404 when no webhook secret is configured', async () => {
+    const raw = deliveredEvent('trk_x', 'ZZX1');
+    const response = await deliver(raw, sign(raw), disabled.baseUrl);
+    expect(response.status).toBe(404);
+  });
+});
