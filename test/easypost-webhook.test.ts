@@ -1,9 +1,11 @@
-// POST /v1/tracking/easypost/webhook through real HTTP: signed tracker events move a shipment;
-// a bad signature or a malformed event writes nothing.
+// EasyPost end to end: a new shipment gets a tracker through the poll job, and
+// POST /v1/tracking/easypost/webhook applies signed tracker events (a bad signature or a malformed
+// event writes nothing).
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, orderBody, tableCounts } from './support/http.js';
-import { easyPostTracker, easyPostTrackingDetail } from './support/easypost-fake.js';
+import { createEasyPostProvider } from '../server/tracking/easypost.js';
+import { easyPostTracker, easyPostTrackingDetail, startEasyPostFake } from './support/easypost-fake.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 
 const SECRET = 'whsec_test_secret';
@@ -116,4 +118,38 @@ describe('the EasyPost webhook', () => {
     const response = await deliver(raw, sign(raw), disabled.baseUrl);
     expect(response.status).toBe(404);
   });
+});
+
+describe('registration with EasyPost', () => {
+  it('creates a tracker for a new shipment through the poll job and keeps its id', async () => {
+    const fake = await startEasyPostFake();
+    const tracked = await startService({
+      databaseUrl: service.databaseUrl,
+      provider: createEasyPostProvider({ apiKey: fake.apiKey, baseUrl: fake.baseUrl }),
+      work: true,
+    });
+    try {
+      const body = orderBody();
+      await call(tracked.baseUrl, 'POST', '/v2/orders', { key: shop.liveKey, body });
+      const trackingNumber = `ZZREG${Date.now()}`;
+      const created = await call(tracked.baseUrl, 'POST', '/v1/shipments', {
+        key: shop.liveKey,
+        body: { tracking_number: trackingNumber, source_order_id: body.source_order_id, courier_id: 'UPS Ground' },
+      });
+      expect(created.status).toBe(201);
+      const deadline = Date.now() + 20_000;
+      let providerRef: string | null = null;
+      while (providerRef === null && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        providerRef = (await tracked.db.shipment.findUniqueOrThrow({ where: { id: created.body.id } })).providerRef;
+      }
+      expect(providerRef).toMatch(/^trk_/);
+      const registration = fake.requests.find((r) => r.method === 'POST' && r.path === '/v2/trackers');
+      expect(registration?.body).toMatchObject({ tracker: { tracking_code: trackingNumber, carrier: 'UPS' } });
+      expect(registration?.headers.authorization).toBe(`Basic ${Buffer.from(`${fake.apiKey}:`).toString('base64')}`);
+    } finally {
+      await tracked.close();
+      await fake.close();
+    }
+  }, 40_000);
 });
