@@ -1,6 +1,7 @@
 // The one contract: every route and wire shape. The server, openapi.json and the SDK derive from it.
 import { initContract } from '@ts-rest/core';
 import { addressesContract } from './addresses.js';
+import { billingContract } from './billing.js';
 import { claimsContract } from './claims.js';
 import { ordersContract } from './orders.js';
 import { quotesContract } from './quotes.js';
@@ -19,12 +20,14 @@ export const contract = c.router(
     tracking: trackingContract,
     addresses: addressesContract,
     webhooks: webhooksContract,
+    billing: billingContract,
   },
   { strictStatusCodes: true },
 );
 
 export type Contract = typeof contract;
 export * from './addresses.js';
+export * from './billing.js';
 export * from './claims.js';
 export * from './common.js';
 export * from './errors.js';

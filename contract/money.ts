@@ -66,3 +66,68 @@ export const RestAmountOut = z.number();
 export const Currency = z.literal('USD', {
   errorMap: () => ({ message: 'only USD is supported' }),
 });
+
+/**
+ * Webhook and acknowledgement amounts are integer cents, and the raw request text is what counts:
+ * `120.00` parses to the integer 120 but is refused, because a sender writing major units with a
+ * decimal point would otherwise book a hundredth of the amount. Returns the paths (line_items[0].
+ * unit_price_cents) of every number written under a key ending in `_cents` that is not a plain integer.
+ * The text must already be valid JSON.
+ */
+export function centsWrittenAsDecimals(rawJson: string): Array<Array<string | number>> {
+  const bad: Array<Array<string | number>> = [];
+  const path: Array<string | number> = [];
+  let i = 0;
+  const skipSpace = () => {
+    while (i < rawJson.length && ' \t\n\r'.includes(rawJson.charAt(i))) i += 1;
+  };
+  const readString = (): string => {
+    const start = i;
+    i += 1;
+    while (rawJson.charAt(i) !== '"') i += rawJson.charAt(i) === '\\' ? 2 : 1;
+    i += 1;
+    return JSON.parse(rawJson.slice(start, i)) as string;
+  };
+  const readValue = (): void => {
+    skipSpace();
+    const c = rawJson.charAt(i);
+    if (c === '{' || c === '[') {
+      const isObject = c === '{';
+      i += 1;
+      skipSpace();
+      const close = isObject ? '}' : ']';
+      for (let index = 0; rawJson.charAt(i) !== close; index += 1) {
+        if (isObject) {
+          const key = readString();
+          skipSpace();
+          i += 1; // the colon
+          path.push(key);
+        } else {
+          path.push(index);
+        }
+        readValue();
+        path.pop();
+        skipSpace();
+        if (rawJson.charAt(i) === ',') {
+          i += 1;
+          skipSpace();
+        }
+      }
+      i += 1;
+    } else if (c === '"') {
+      readString();
+    } else {
+      const literal = /-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null/y;
+      literal.lastIndex = i;
+      const match = literal.exec(rawJson);
+      const text = match?.[0] ?? '';
+      i += Math.max(text.length, 1);
+      const key = path.at(-1);
+      if (typeof key === 'string' && key.endsWith('_cents') && /^-?\d/.test(text) && !/^-?(0|[1-9]\d*)$/.test(text)) {
+        bad.push([...path]);
+      }
+    }
+  };
+  readValue();
+  return bad;
+}

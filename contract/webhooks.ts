@@ -1,29 +1,132 @@
-// The inbound webhook from a commerce-platform backend (SPEC.md §6, DESIGN.md §4).
+// The inbound webhook from a commerce-platform backend (SPEC.md §6, DESIGN.md §4). Every amount is
+// an integer number of cents, checked on the raw request text (120.00 is refused).
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { signatureAuthenticated, text } from './common.js';
+import { Address, DateTime, signatureAuthenticated, text } from './common.js';
 import { pickErrors } from './errors.js';
+import { Currency, MAX_AMOUNT_CENTS } from './money.js';
+import { TrackingNumber } from './shipments.js';
 
 const c = initContract();
 
-export const WebhookMessage = extendApi(
-  z
-    .object({
-      merchant: text(100).describe('Store slug.'),
-      event: z.enum(['order.placed', 'fulfillment.created', 'refund.created']),
-    })
-    .passthrough(),
-  { title: 'WebhookMessage', description: 'Every amount is an integer number of cents.' },
+const Cents = z
+  .number({ invalid_type_error: 'must be an integer number of cents' })
+  .int('must be an integer number of cents')
+  .min(0, 'must not be negative')
+  .max(MAX_AMOUNT_CENTS, `must be at most ${MAX_AMOUNT_CENTS}`);
+
+const PositiveCents = z
+  .number({ invalid_type_error: 'must be an integer number of cents' })
+  .int('must be an integer number of cents')
+  .min(1, 'must be a positive number of cents')
+  .max(MAX_AMOUNT_CENTS, `must be at most ${MAX_AMOUNT_CENTS}`);
+
+const merchant = text(100).describe('Slug of the store the message is for.');
+
+export const PushedLineItem = z.object({
+  id: text(255),
+  sku: z.string().max(255).optional().describe('The protection line is recognised by SKU first (see the README).'),
+  title: text(500),
+  unit_price_cents: Cents,
+  quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000),
+  product_id: z.string().max(255).optional(),
+});
+
+export const OrderPlacedMessage = extendApi(
+  z.object({
+    merchant,
+    event: z.literal('order.placed'),
+    order: z.object({
+      id: text(255).describe('The order id; fulfilment and refund messages refer to it. It becomes source_order_id.'),
+      number: z.string().max(255).optional(),
+      created_at: DateTime.describe('Placement time: the month the premium is booked in.'),
+      currency: Currency.optional(),
+      quote_id: z.string().max(255).optional().describe('Strongly recommended: the premium is then the quoted one (cart-swap checked).'),
+      protection_cents: Cents.optional().describe('Fallback premium, used only when no quote resolves.'),
+      price_basis: z
+        .enum(['pre_tax', 'tax_inclusive'], { errorMap: () => ({ message: 'must be pre_tax or tax_inclusive' }) })
+        .optional()
+        .describe('Whether unit_price_cents include sales tax; absent reads pre_tax. Tax-inclusive senders also send tax_cents.'),
+      tax_cents: Cents.optional(),
+      mode: z.string().max(20).optional().describe('test marks a sandbox order (any casing); live or absent is live.'),
+      test: z.boolean().optional().describe('true marks a sandbox order, like mode test.'),
+      total_cents: Cents.optional(),
+      shipping_cents: Cents.optional(),
+      discount_cents: Cents.optional(),
+      customer: z
+        .object({
+          first_name: z.string().max(100).optional(),
+          last_name: z.string().max(100).optional(),
+          email: z.string().max(254).email('must be an email address').optional(),
+          phone: z.string().max(40).optional(),
+        })
+        .optional(),
+      shipping_address: Address.optional(),
+      line_items: z.array(PushedLineItem).min(1, 'must have at least one line item').max(1000),
+    }),
+  }),
+  { title: 'OrderPlacedMessage', description: 'Posted once the order is placed; books the premium.' },
 );
+
+export const FulfillmentCreatedMessage = extendApi(
+  z.object({
+    merchant,
+    event: z.literal('fulfillment.created'),
+    order: z.object({ id: text(255) }),
+    fulfillment: z.object({
+      id: text(255).describe('Idempotency key: a redelivery is acknowledged as a duplicate.'),
+      shipments: z
+        .array(z.object({ tracking_number: TrackingNumber, courier_id: z.string().max(100).optional() }))
+        .min(1, 'must have at least one shipment')
+        .max(100),
+    }),
+  }),
+  { title: 'FulfillmentCreatedMessage', description: 'Delivers tracking numbers; each becomes a shipment of the order.' },
+);
+
+export const RefundCreatedMessage = extendApi(
+  z.object({
+    merchant,
+    event: z.literal('refund.created'),
+    order: z.object({ id: text(255) }),
+    refund: z.object({
+      id: text(255).describe('Stable and unique per refund: the idempotency key. Required.'),
+      amount_cents: Cents.optional().describe('Total returned to the shopper; kept for the record, not what is reversed.'),
+      note: z.string().max(2000).optional(),
+      created_at: DateTime.optional().describe('Recommended: the credit is dated to it (otherwise to receipt).'),
+      items: z
+        .array(
+          z.object({
+            sku: text(255).describe('Matched by SKU, never by title.'),
+            refunded_cents: PositiveCents.optional().describe('Absent reads as zero.'),
+          }),
+        )
+        .max(1000)
+        .optional(),
+    }),
+  }),
+  { title: 'RefundCreatedMessage', description: 'Reverses exactly the refunded cents of the protection line, clamped to the premium remaining.' },
+);
+
+export const WebhookMessage = z.discriminatedUnion('event', [OrderPlacedMessage, FulfillmentCreatedMessage, RefundCreatedMessage], {
+  errorMap: (issue, ctx) =>
+    issue.code === 'invalid_union_discriminator'
+      ? { message: 'must be one of order.placed, fulfillment.created, refund.created' }
+      : { message: ctx.defaultError },
+});
+export type WebhookMessage = z.infer<typeof WebhookMessage>;
 
 export const WebhookAcknowledgement = extendApi(
   z.object({
     received: z.literal(true),
     event: z.string(),
-    order_id: z.string().optional(),
-    premium_cents: z.number().int().optional(),
-    duplicate: z.boolean().optional(),
+    mode: z.enum(['live', 'test']),
+    order_id: z.string().optional().describe('The order id of the message.'),
+    premium_cents: z.number().int().optional().describe("The order's premium after this message (booked net of reversals)."),
+    reversed_cents: z.number().int().optional().describe('refund.created: premium reversed by this refund.'),
+    shipments_registered: z.number().int().optional().describe('fulfillment.created: tracking numbers newly registered.'),
+    duplicate: z.boolean().describe('true for a redelivered message: nothing was changed.'),
   }),
   { title: 'WebhookAcknowledgement' },
 );
@@ -34,11 +137,17 @@ export const webhooksContract = c.router({
     path: '/api/webhooks/:platform_slug',
     pathParams: z.object({ platform_slug: text(100) }),
     body: WebhookMessage,
-    responses: { 200: WebhookAcknowledgement, ...pickErrors(400, 401, 404, 413, 500, 501) },
+    responses: { 200: WebhookAcknowledgement, ...pickErrors(400, 401, 404, 413, 500) },
     metadata: signatureAuthenticated,
     summary: 'Receive a platform message',
     description:
-      'order.placed, fulfillment.created and refund.created from a commerce-platform backend. Signed with the ' +
-      'platform\'s shared secret in X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">.',
+      'order.placed, fulfillment.created and refund.created from a commerce-platform backend, for the store named by ' +
+      '`merchant`, which must have the platform connected (404 otherwise). No API key: every message is signed with ' +
+      'the platform\'s shared secret in X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, ' +
+      'within 300 s of the server clock (401 otherwise). Amounts are integer cents, checked on the raw text: 120.00 ' +
+      'is 400. A redelivered message (same order id, fulfillment id or refund id) answers 200 with duplicate true and ' +
+      'changes nothing. A fulfilment or refund for an order not received yet answers 500 order_not_yet_ingested: ' +
+      'retry later. A refund without refund.id is 400. Test-mode orders (mode test, or test true) are validated ' +
+      'and acknowledged with mode test, book nothing, and are never visible to live keys or in billing.',
   },
 });

@@ -15,7 +15,9 @@ import { quotesRouter } from './routes/quotes.js';
 import { claimsRouter } from './routes/claims.js';
 import { shipmentsRouter } from './routes/shipments.js';
 import { trackingRouter } from './routes/tracking.js';
-import { addressesRouter, webhooksRouter } from './routes/unavailable.js';
+import { addressesRouter } from './routes/unavailable.js';
+import { webhooksRouter } from './routes/webhooks.js';
+import { billingRouter } from './routes/billing.js';
 
 const s = initServer();
 
@@ -39,14 +41,15 @@ export function createApp(deps: AppDeps): express.Express {
     claims: claimsRouter(deps),
     tracking: trackingRouter(deps),
     addresses: addressesRouter(),
-    webhooks: webhooksRouter(),
+    webhooks: webhooksRouter(deps),
+    billing: billingRouter(deps),
   });
   createExpressEndpoints(contract, router, app, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: true,
     // Order of checks (DESIGN.md §4): the key, the body (signatures need its raw bytes), then validation.
-    globalMiddleware: [authenticateKey(deps.db), parseJsonBody, authenticateSignature(deps.easyPostWebhookSecret)],
+    globalMiddleware: [authenticateKey(deps.db), parseJsonBody, authenticateSignature(deps)],
     requestValidationErrorHandler,
   });
 

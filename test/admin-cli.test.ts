@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signWebhook } from '../contract/webhook-signature.js';
 import { createStore } from '../server/domain/stores.js';
 import { call } from './support/http.js';
 import { createTestDatabase, startService, type TestService } from './support/service.js';
@@ -158,5 +159,46 @@ describe('key create and key revoke', () => {
     const run = await admin('key', 'create', '--merchant', 'nope', '--mode', 'live');
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('error: No store with slug "nope".\n');
+  });
+});
+
+describe('platforms and integration declarations', () => {
+  it('creates a platform with a generated secret, connects a merchant, and the signed messages go through', async () => {
+    const created = await admin('platform', 'create', '--slug', 'cli-platform', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const platform = json(created).platform;
+    expect(String(platform?.secret)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const connected = await admin('merchant', 'connect', '--merchant', KEY_MERCHANT, '--platform', 'cli-platform', '--json');
+    expect(connected.code, connected.stderr).toBe(0);
+    expect(json(connected)).toEqual({ connected: { store: KEY_MERCHANT, platform: 'cli-platform' } });
+
+    const raw = JSON.stringify({
+      merchant: KEY_MERCHANT,
+      event: 'order.placed',
+      order: { id: 'cli-1', created_at: '2026-11-20T10:00:00Z', line_items: [{ id: 'a', title: 'Desk', unit_price_cents: 10000, quantity: 1 }] },
+    });
+    const response = await call(service.baseUrl, 'POST', '/api/webhooks/cli-platform', {
+      rawBody: raw,
+      headers: { 'content-type': 'application/json', 'x-webhook-signature': signWebhook(String(platform?.secret), raw) },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ received: true, order_id: 'cli-1' });
+
+    const again = await admin('platform', 'create', '--slug', 'cli-platform', '--secret', 'x'.repeat(20));
+    expect(again.code).toBe(1);
+    const short = await admin('platform', 'create', '--slug', 'cli-platform-2', '--secret', 'short');
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('--secret must be at least 16 characters');
+  });
+
+  it('updates the declared protection SKUs and quote origin', async () => {
+    const updated = await admin('merchant', 'update', '--slug', KEY_MERCHANT, '--protection-sku', 'ACME-SHIELD', '--protection-sku', 'ACME-2', '--quote-origin', 'browser', '--json');
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(json(updated).store).toMatchObject({ protection_skus: ['ACME-SHIELD', 'ACME-2'], quote_origin: 'browser' });
+    const cleared = await admin('merchant', 'update', '--slug', KEY_MERCHANT, '--clear-protection-skus', '--json');
+    expect(json(cleared).store).toMatchObject({ protection_skus: [], quote_origin: 'browser' });
+    const nothing = await admin('merchant', 'update', '--slug', KEY_MERCHANT);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('nothing to change');
   });
 });

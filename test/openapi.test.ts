@@ -58,6 +58,7 @@ describe('openapi.json', () => {
         'GET /v1/claims',
         'GET /v1/claims/{id}',
         'POST /v1/tracking/easypost/webhook',
+        'GET /v1/billing/statements',
       ].sort(),
     );
   });

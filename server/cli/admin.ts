@@ -5,6 +5,7 @@
 // Exit codes: 0 done; 1 the operation failed (the domain said no, or the database did);
 // 2 bad usage or configuration, reported before any database is touched.
 // With --json, stdout carries exactly one JSON object, the result or {error, error_code, errors}.
+import { randomBytes } from 'node:crypto';
 import { Command, CommanderError } from 'commander';
 import { z } from 'zod';
 import type { ErrorCode, FieldError } from '../../contract/errors.js';
@@ -14,10 +15,14 @@ import { createDatabase, type Database } from '../db/client.js';
 import { resolveDatabase } from '../db/resolve.js';
 import { issueApiKey, revokeApiKey, type IssuedKey } from '../domain/api-keys.js';
 import { CLAIM_STATUSES } from '../../contract/claims.js';
+import { BillingMonth } from '../../contract/billing.js';
+import { billingStatement, type BillingStatementRecord } from '../domain/billing.js';
+import { toBillingStatementResponse } from '../routes/billing.js';
 import { setClaimStatus } from '../domain/claims.js';
 import { AppError } from '../domain/errors.js';
 import { toClaimResponse } from '../routes/claims.js';
-import { createStore, STORE_SLUG_PATTERN, type StoreContext } from '../domain/stores.js';
+import { connectStore, createPlatform, MIN_SECRET_LENGTH, PLATFORM_SLUG_PATTERN } from '../domain/platforms.js';
+import { createStore, findStoreBySlug, STORE_SLUG_PATTERN, updateStoreDeclarations, type StoreContext } from '../domain/stores.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -90,12 +95,41 @@ const KeyRevokeOptions = z.object({
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a key id (a UUID), as printed by key create'),
 });
 
+const Sku = z.string().refine((sku) => sku.trim() !== '' && sku.length <= 255, 'must be non-blank and at most 255 characters');
+
+const MerchantUpdateOptions = z
+  .object({
+    slug: Slug,
+    protectionSku: z.array(Sku).optional(),
+    clearProtectionSkus: z.boolean().default(false),
+    quoteOrigin: z.enum(['backend', 'browser'], { errorMap: () => ({ message: 'must be backend or browser' }) }).optional(),
+  })
+  .refine((o) => o.protectionSku !== undefined || o.clearProtectionSkus || o.quoteOrigin !== undefined, {
+    message: 'nothing to change: give --protection-sku, --clear-protection-skus or --quote-origin',
+    path: ['slug'],
+  });
+
+const PlatformCreateOptions = z.object({
+  slug: z.string({ required_error: 'is required' }).regex(PLATFORM_SLUG_PATTERN, SLUG_MESSAGE),
+  secret: z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`).optional(),
+});
+
+const MerchantConnectOptions = z.object({
+  merchant: Slug,
+  platform: z.string({ required_error: 'is required' }).regex(PLATFORM_SLUG_PATTERN, SLUG_MESSAGE),
+});
+
 const ClaimSetStatusOptions = z.object({
   id: z
     .string({ required_error: 'is required' })
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a claim id (a UUID)'),
   status: z.enum(CLAIM_STATUSES, { errorMap: () => ({ message: `must be one of ${CLAIM_STATUSES.join(', ')}` }) }),
   note: z.string().max(2000, 'must be at most 2000 characters').optional(),
+});
+
+const BillingReportOptions = z.object({
+  merchant: Slug,
+  month: BillingMonth,
 });
 
 /** Validates a command's options; the error names each bad option by its flag. */
@@ -178,6 +212,40 @@ async function keyRevoke(command: Command): Promise<Report> {
   };
 }
 
+async function merchantUpdate(command: Command): Promise<Report> {
+  const options = parseOptions(MerchantUpdateOptions, command);
+  const protectionSkus = options.clearProtectionSkus ? [] : options.protectionSku;
+  const store = await withDatabase((db) =>
+    updateStoreDeclarations(db, options.slug, { protectionSkus, quoteOrigin: options.quoteOrigin }),
+  );
+  return { json: { store: storeJson(store) }, lines: [`Updated merchant "${store.slug}".`, ...describeStore(store).slice(1, 3)] };
+}
+
+async function platformCreate(command: Command): Promise<Report> {
+  const options = parseOptions(PlatformCreateOptions, command);
+  // Without --secret one is made here, so it never has to pass through a shell history.
+  const secret = options.secret ?? randomBytes(32).toString('base64url');
+  const platform = await withDatabase((db) => createPlatform(db, options.slug, secret));
+  const shown = options.secret === undefined;
+  return {
+    json: { platform: { id: platform.id, slug: platform.slug, ...(shown ? { secret } : {}) } },
+    lines: [
+      `Created platform "${platform.slug}" (id ${platform.id}).`,
+      ...(shown ? [`  shared secret: ${secret}`, 'Give it to the platform to sign its messages; it is not shown again.'] : []),
+      `Next: npm run admin -- merchant connect --merchant <slug> --platform ${platform.slug}`,
+    ],
+  };
+}
+
+async function merchantConnect(command: Command): Promise<Report> {
+  const options = parseOptions(MerchantConnectOptions, command);
+  const link = await withDatabase((db) => connectStore(db, options.merchant, options.platform));
+  return {
+    json: { connected: link },
+    lines: [`Merchant "${link.store}" now takes messages from platform "${link.platform}" at POST /api/webhooks/${link.platform}.`],
+  };
+}
+
 async function claimSetStatus(command: Command): Promise<Report> {
   const options = parseOptions(ClaimSetStatusOptions, command);
   const claim = await withDatabase((db) => setClaimStatus(db, options.id, options.status, new Date(), options.note));
@@ -185,6 +253,16 @@ async function claimSetStatus(command: Command): Promise<Report> {
     json: { claim: toClaimResponse(claim) },
     lines: [`Claim ${claim.id} on order "${claim.sourceOrderId}" is ${claim.status}.`],
   };
+}
+
+async function billingReport(command: Command): Promise<Report> {
+  const options = parseOptions(BillingReportOptions, command);
+  const { store, statement } = await withDatabase(async (db) => {
+    const store = await findStoreBySlug(db, options.merchant);
+    return { store, statement: await billingStatement(db, store.id, options.month) };
+  });
+  // The same object as GET /v1/billing/statements answers.
+  return { json: toBillingStatementResponse(statement), lines: describeStatement(store, statement) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -234,11 +312,27 @@ function describeKey(issued: IssuedKey): string[] {
   ];
 }
 
+function describeStatement(store: StoreContext, statement: BillingStatementRecord): string[] {
+  const { premiums, repricings, credits } = statement;
+  const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+  return [
+    `Billing statement of merchant "${store.slug}" (id ${store.id}) for ${statement.month} (UTC), in USD:`,
+    `  premiums:   ${centsToMajorString(premiums.totalCents)} (${plural(premiums.count, 'booking')})`,
+    `  repricings: ${centsToMajorString(repricings.totalCents)} (${plural(repricings.count, 're-pricing')})`,
+    `  credits:    ${centsToMajorString(credits.totalCents)} (${plural(credits.count, 'reversal')})`,
+    ...credits.weeks.map(
+      (week) => `    ${week.week} (from ${week.startsOn}): ${centsToMajorString(week.totalCents)} (${plural(week.count, 'reversal')})`,
+    ),
+    `  net total:  ${centsToMajorString(statement.netCents)}`,
+  ];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Program.
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+/** Repeatable option; starts from undefined where "not given" must differ from "none". */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 /** Runs a command and prints its report; errors travel up to main(). */
@@ -252,7 +346,7 @@ function action(run: (command: Command) => Promise<Report>) {
 
 function buildProgram(): Command {
   const program = new Command('admin')
-    .description('Administer the shipment protection service: merchants, their API keys, and claims.')
+    .description('Administer the shipment protection service: merchants, their API keys, claims and billing.')
     .option('--json', 'print one JSON object on stdout instead of text')
     // main() prints every error itself, in the chosen format and with the CLI's exit codes.
     .exitOverride()
@@ -270,6 +364,29 @@ function buildProgram(): Command {
     .option('--protection-sku <sku>', 'a SKU of the protection product itself; repeat for several', collect, [])
     .option('--quote-origin <origin>', 'where quotes are requested from: backend or browser', 'backend')
     .action(action(merchantCreate));
+
+  merchant
+    .command('update')
+    .description('change the integration declarations of a merchant')
+    .option('--slug <slug>', 'the merchant (required)')
+    .option('--protection-sku <sku>', 'declare a protection SKU; repeat for several (replaces the declared list)', collect, undefined)
+    .option('--clear-protection-skus', 'declare no protection SKUs (the built-in ones still count)')
+    .option('--quote-origin <origin>', 'where quotes are requested from: backend or browser')
+    .action(action(merchantUpdate));
+  merchant
+    .command('connect')
+    .description('let a merchant take messages from a platform')
+    .option('--merchant <slug>', 'the merchant (required)')
+    .option('--platform <slug>', 'the platform (required)')
+    .action(action(merchantConnect));
+
+  const platform = program.command('platform').description('manage commerce platforms that push messages');
+  platform
+    .command('create')
+    .description('register a platform and its shared signing secret')
+    .option('--slug <slug>', 'identifier in the webhook URL, /api/webhooks/<slug> (required)')
+    .option('--secret <secret>', `shared secret, at least ${MIN_SECRET_LENGTH} characters (default: a random one, printed once)`)
+    .action(action(platformCreate));
 
   const key = program.command('key').description("manage merchants' API keys");
   key
@@ -293,6 +410,14 @@ function buildProgram(): Command {
     .option('--status <status>', 'the new status (required)')
     .option('--note <text>', 'why, kept in the claim history')
     .action(action(claimSetStatus));
+
+  const billing = program.command('billing').description("merchants' billing");
+  billing
+    .command('report')
+    .description("print a merchant's billing statement for one month (UTC), as GET /v1/billing/statements answers it")
+    .option('--merchant <slug>', 'slug of the merchant (required)')
+    .option('--month <YYYY-MM>', 'the calendar month, e.g. 2026-11 (required)')
+    .action(action(billingReport));
 
   return program;
 }

@@ -5,19 +5,19 @@ import type { z } from 'zod';
 import { Address } from '../../contract/common.js';
 import type { OrderRequest, OrderUpdateRequest } from '../../contract/orders.js';
 import { fieldErrorsFromIssues, type FieldError } from '../../contract/errors.js';
-import { isUniqueViolation, type Database, type Prisma, type Transaction } from '../db/client.js';
-import type { Caller } from './api-keys.js';
+import { isUniqueViolation, Prisma, type Database, type Transaction } from '../db/client.js';
+import type { Caller, KeyMode } from './api-keys.js';
 import { hasOpenClaim } from './claims.js';
 import { AppError } from './errors.js';
 import { ledgerTotals, repricingAmountCents } from './ledger.js';
 import { coveredAmountCents, priceCoverage, type PricingTerms } from './pricing.js';
 import { resolveQuote } from './quotes.js';
+import type { StoreContext } from './stores.js';
 
 export type OrderCreateInput = z.output<typeof OrderRequest>;
 export type OrderUpdateInput = z.output<typeof OrderUpdateRequest>;
 type LineItemInput = OrderCreateInput['line_items'][number];
 type AddressValue = z.output<typeof Address>;
-type PricingSource = 'quote' | 'rate' | 'none';
 
 export interface OrderLineItemRecord {
   sourceId: string;
@@ -56,13 +56,15 @@ export interface OrderRecord {
   cancelledOn: Date | null;
 }
 
-interface OrderPricing {
+export interface OrderPricing {
   source: PricingSource;
   quoteId: string | null;
   terms: PricingTerms;
   coveredCents: number;
   premiumCents: number;
 }
+
+type PricingSource = 'quote' | 'rate' | 'none' | 'sender';
 
 const orderInclude = {
   lineItems: { orderBy: { position: 'asc' } },
@@ -141,27 +143,49 @@ function orderNotFound(sourceOrderId: string): AppError {
   return new AppError('not_found', `No order with source_order_id "${sourceOrderId}" in this store.`);
 }
 
-async function priceNewOrder(db: Database, caller: Caller, input: OrderCreateInput, now: Date): Promise<OrderPricing> {
-  const storeTerms = caller.store.pricing;
-  if (!input.insurance_selected) {
+export interface PricingRequest {
+  insuranceSelected: boolean;
+  /** The insurable value of the cart, in cents. */
+  valueCents: number;
+  quoteId: string | undefined;
+  /** A premium the sender computed itself (order push protection_cents): used when no quote resolves. */
+  senderPremiumCents?: number | undefined;
+}
+
+/**
+ * What a new order pays: the quoted premium when the quote resolves (same store, live, unexpired,
+ * cart within tolerance), else the sender's own figure when it gave one, else the configured rate.
+ */
+export async function priceNewOrder(db: Database, store: StoreContext, mode: KeyMode, request: PricingRequest, now: Date): Promise<OrderPricing> {
+  const storeTerms = store.pricing;
+  if (!request.insuranceSelected) {
     return { source: 'none', quoteId: null, terms: storeTerms, coveredCents: 0, premiumCents: 0 };
   }
-  // Test keys never see live data, so they never resolve a stored quote.
-  const quote = caller.mode === 'live' ? await resolveQuote(db, caller.store.id, input.quote_id, input.subtotal, now) : null;
+  // Test mode never sees live data, so it never resolves a stored quote.
+  const quote = mode === 'live' ? await resolveQuote(db, store.id, request.quoteId, request.valueCents, now) : null;
   if (quote) {
     return {
       source: 'quote',
       quoteId: quote.id,
       terms: quote.terms,
-      coveredCents: coveredAmountCents(input.subtotal, quote.terms),
+      coveredCents: coveredAmountCents(request.valueCents, quote.terms),
       premiumCents: quote.premiumCents,
     };
   }
-  return { source: 'rate', quoteId: null, terms: storeTerms, ...priceCoverage(input.subtotal, storeTerms) };
+  if (request.senderPremiumCents !== undefined) {
+    return {
+      source: 'sender',
+      quoteId: null,
+      terms: storeTerms,
+      coveredCents: coveredAmountCents(request.valueCents, storeTerms),
+      premiumCents: request.senderPremiumCents,
+    };
+  }
+  return { source: 'rate', quoteId: null, terms: storeTerms, ...priceCoverage(request.valueCents, storeTerms) };
 }
 
 /** The order's columns as the request gives them; shared by live writes and test-mode answers. */
-function orderColumns(caller: Caller, input: OrderCreateInput, pricing: OrderPricing, now: Date) {
+function orderColumns(caller: Caller, input: OrderCreateInput, pricing: OrderPricing, now: Date): OrderColumns {
   return {
     storeId: caller.store.id,
     sourceOrderId: input.source_order_id,
@@ -208,23 +232,84 @@ function testOrderRecord(caller: Caller, input: OrderCreateInput, pricing: Order
 
 export async function createOrder(db: Database, caller: Caller, input: OrderCreateInput, now: Date): Promise<OrderRecord> {
   assertUniqueLineItemIds(input.line_items);
-  const pricing = await priceNewOrder(db, caller, input, now);
+  const pricing = await priceNewOrder(
+    db,
+    caller.store,
+    caller.mode,
+    { insuranceSelected: input.insurance_selected, valueCents: input.subtotal, quoteId: input.quote_id },
+    now,
+  );
   if (caller.mode === 'test') return testOrderRecord(caller, input, pricing, now);
 
-  const columns = orderColumns(caller, input, pricing, now);
+  const inserted = await insertOrder(db, {
+    columns: { ...orderColumns(caller, input, pricing, now), billingAddress: input.billing_address ?? null },
+    lineItems: lineItemRows(input.line_items),
+    pricing,
+  });
+  if (!inserted) {
+    throw new AppError('conflict', `An order with source_order_id "${input.source_order_id}" already exists in this store.`);
+  }
+  return inserted;
+}
+
+/** Everything a new order is stored with. */
+export interface OrderColumns {
+  storeId: string;
+  sourceOrderId: string;
+  sourceOrderNumber: string;
+  insuranceSelected: boolean;
+  quoteId: string | null;
+  pricingSource: PricingSource;
+  subtotalCents: number;
+  amountCoveredCents: number;
+  orderTotalCents: number | null;
+  shippingTotalCents: number | null;
+  discountsTotalCents: number | null;
+  taxesCents: number | null;
+  rateBps: number;
+  minPremiumCents: number;
+  maxCoveredCents: number | null;
+  customerFirstName: string | null;
+  customerLastName: string | null;
+  customerEmail: string | null;
+  customerPhone: string | null;
+  shippingAddress: AddressValue | null;
+  billingAddress?: AddressValue | null;
+  platformId: string;
+  protectionSku?: string | null;
+  protectionLineCents?: number | null;
+  sourceCreatedOn: Date;
+  createdOn: Date;
+  updatedOn: Date;
+}
+
+export type LineItemRow = ReturnType<typeof lineItemRows>[number];
+
+/**
+ * Stores a new order, its lines and its premium booking in one transaction: all of it lands or none
+ * does. Returns null when the store already has an order with that source_order_id (the unique
+ * constraint decides, so concurrent retries on any number of instances give exactly one order).
+ */
+export async function insertOrder(
+  db: Database,
+  order: { columns: OrderColumns; lineItems: LineItemRow[]; pricing: OrderPricing },
+): Promise<OrderRecord | null> {
+  const { columns, pricing } = order;
+  const nullable = (value: AddressValue | null | undefined) => (value === null || value === undefined ? Prisma.DbNull : value);
   try {
-    // One statement tree, one transaction: the order, its lines and its booking land together or not at all.
     const row = await db.order.create({
       data: {
         ...columns,
-        billingAddress: input.billing_address,
-        lineItems: { createMany: { data: lineItemRows(input.line_items) } },
+        shippingAddress: nullable(columns.shippingAddress),
+        billingAddress: nullable(columns.billingAddress),
+        lineItems: { createMany: { data: order.lineItems } },
         ledgerEntries:
           pricing.premiumCents > 0
             ? {
                 create: {
-                  storeId: caller.store.id,
+                  storeId: columns.storeId,
                   amountCents: pricing.premiumCents,
+                  // The booking counts for the month the order was placed in.
                   reason: 'booking',
                   effectiveAt: columns.sourceCreatedOn,
                   quoteId: pricing.quoteId,
@@ -236,9 +321,7 @@ export async function createOrder(db: Database, caller: Caller, input: OrderCrea
     });
     return toOrderRecord(row);
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new AppError('conflict', `An order with source_order_id "${input.source_order_id}" already exists in this store.`);
-    }
+    if (isUniqueViolation(error)) return null;
     throw error;
   }
 }

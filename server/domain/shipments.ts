@@ -97,7 +97,8 @@ function courierFromId(courierId: string): string {
   return slug;
 }
 
-function resolveCourier(input: ShipmentInput): string {
+/** The carrier of a new shipment: the courier_id given (normalised), else detected, else unknown. */
+export function resolveCourier(input: Pick<ShipmentInput, 'courier_id' | 'tracking_number'>): string {
   if (input.courier_id !== undefined) return courierFromId(input.courier_id);
   return detectCarrier(input.tracking_number) ?? UNKNOWN_COURIER;
 }
@@ -163,22 +164,7 @@ export async function createShipment(
       if (!order) throw new AppError('not_found', `No order with source_order_id "${input.source_order_id}" in this store.`);
       const errors = itemsNotInOrder(input, order.lineItems);
       if (errors.length > 0) throw new AppError('invalid_request', 'The shipment names items that are not in the order.', errors);
-      const row = await tx.shipment.create({
-        data: {
-          storeId: caller.store.id,
-          orderId: order.id,
-          trackingNumber: input.tracking_number,
-          courier,
-          trackingProvider: tracking.providerName,
-          sourceProductIds: input.source_product_ids ?? [],
-          lineItems: input.line_items,
-          createdOn: now,
-          updatedOn: now,
-        },
-        include: shipmentInclude,
-      });
-      await tracking.scheduler.schedulePoll(row.id, { tx });
-      return toShipmentRecord(row);
+      return registerShipment(tx, tracking, { storeId: caller.store.id, orderId: order.id }, input, courier, now);
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -186,6 +172,36 @@ export async function createShipment(
     }
     throw error;
   }
+}
+
+/**
+ * Stores a shipment of an order and commits its first tracking poll with it. The one way a shipment
+ * is made, whether registered over REST or pushed by a platform's fulfilment message.
+ */
+export async function registerShipment(
+  tx: Transaction,
+  tracking: ShipmentTracking,
+  owner: { storeId: string; orderId: string },
+  input: Pick<ShipmentInput, 'tracking_number' | 'source_product_ids' | 'line_items'>,
+  courier: string,
+  now: Date,
+): Promise<ShipmentRecord> {
+  const row = await tx.shipment.create({
+    data: {
+      storeId: owner.storeId,
+      orderId: owner.orderId,
+      trackingNumber: input.tracking_number,
+      courier,
+      trackingProvider: tracking.providerName,
+      sourceProductIds: input.source_product_ids ?? [],
+      lineItems: input.line_items,
+      createdOn: now,
+      updatedOn: now,
+    },
+    include: shipmentInclude,
+  });
+  await tracking.scheduler.schedulePoll(row.id, { tx });
+  return toShipmentRecord(row);
 }
 
 /** The active shipment with that number, else the latest cancelled one. */

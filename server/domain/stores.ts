@@ -67,3 +67,23 @@ export async function findStoreBySlug(db: Database, slug: string): Promise<Store
   if (!row) throw new AppError('not_found', `No store with slug "${slug}".`);
   return toStoreContext(row);
 }
+
+/** The integration declarations a store can change later (SPEC.md §1 point 4). */
+export interface StoreDeclarations {
+  /** Replaces the declared protection SKUs when given. */
+  protectionSkus?: string[];
+  quoteOrigin?: QuoteOrigin;
+}
+
+export async function updateStoreDeclarations(db: Database, slug: string, declarations: StoreDeclarations): Promise<StoreContext> {
+  const existing = await db.store.findUnique({ where: { slug } });
+  if (!existing) throw new AppError('not_found', `No store with slug "${slug}".`);
+  const row = await db.store.update({
+    where: { slug },
+    data: {
+      ...(declarations.protectionSkus === undefined ? {} : { protectionSkus: declarations.protectionSkus }),
+      ...(declarations.quoteOrigin === undefined ? {} : { quoteOrigin: declarations.quoteOrigin }),
+    },
+  });
+  return toStoreContext(row);
+}

@@ -11,6 +11,8 @@ declare global {
       caller?: Caller;
       /** The exact bytes of a JSON body, for signature checks and raw-text money checks. */
       rawBody?: Buffer;
+      /** The platform a signed webhook came from, set once its signature checks out. */
+      platform?: { id: string; slug: string };
       /** Set by ts-rest on matched routes. */
       tsRestRoute?: AppRoute;
     }

@@ -1,21 +1,60 @@
 // Authenticates signed callbacks (no API key) on the raw body, after it is read and before it is
 // validated: a bad signature is 401 whatever the body says.
+//   webhook_signature:  platform messages, X-Webhook-Signature with the platform's shared secret
+//   easypost_signature: EasyPost tracker events, X-Hmac-Signature with the EasyPost webhook secret
 import type { RequestHandler } from 'express';
+import { fieldPath } from '../../contract/errors.js';
+import { centsWrittenAsDecimals } from '../../contract/money.js';
+import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../../contract/webhook-signature.js';
+import type { Database } from '../db/client.js';
+import type { Clock } from '../domain/clock.js';
 import { AppError } from '../domain/errors.js';
+import { findPlatform } from '../domain/platforms.js';
 import { verifyEasyPostWebhook } from '../tracking/easypost.js';
 import { routeAuth } from './authenticate.js';
 import './request-types.js';
 
-export function authenticateSignature(easyPostWebhookSecret: string | undefined): RequestHandler {
+const signatureProblems = {
+  missing: `The ${WEBHOOK_SIGNATURE_HEADER} header is missing.`,
+  malformed: `The ${WEBHOOK_SIGNATURE_HEADER} header must read t=<unix seconds>,v1=<hex HMAC-SHA256>.`,
+  expired: 'The signature timestamp is more than 300 seconds from the server clock (replayed or clock skew).',
+  mismatch: 'The signature does not match the body.',
+} as const;
+
+export function authenticateSignature(deps: { db: Database; clock: Clock; easyPostWebhookSecret?: string | undefined }): RequestHandler {
   return (req, _res, next) => {
-    if (routeAuth(req.tsRestRoute?.metadata) !== 'easypost_signature') return next();
-    if (easyPostWebhookSecret === undefined) {
-      return next(new AppError('not_found', 'EasyPost webhooks are not enabled on this deployment.'));
+    const auth = routeAuth(req.tsRestRoute?.metadata);
+    if (auth === 'easypost_signature') {
+      if (deps.easyPostWebhookSecret === undefined) {
+        return next(new AppError('not_found', 'EasyPost webhooks are not enabled on this deployment.'));
+      }
+      const headers = { 'x-hmac-signature': req.get('x-hmac-signature') };
+      if (!verifyEasyPostWebhook(req.rawBody ?? Buffer.alloc(0), headers, deps.easyPostWebhookSecret)) {
+        return next(new AppError('unauthorized', 'The X-Hmac-Signature header is missing or does not match the body.'));
+      }
+      return next();
     }
-    const headers = { 'x-hmac-signature': req.get('x-hmac-signature') };
-    if (!verifyEasyPostWebhook(req.rawBody ?? Buffer.alloc(0), headers, easyPostWebhookSecret)) {
-      return next(new AppError('unauthorized', 'The X-Hmac-Signature header is missing or does not match the body.'));
-    }
-    next();
+    if (auth !== 'webhook_signature') return next();
+
+    const slug = String(req.params.platform_slug ?? '');
+    findPlatform(deps.db, slug)
+      .then((platform) => {
+        if (!platform) throw new AppError('not_found', `No platform "${slug}".`);
+        const rawBody = req.rawBody ?? Buffer.alloc(0);
+        const check = verifyWebhookSignature(req.get(WEBHOOK_SIGNATURE_HEADER), rawBody, platform.secret, deps.clock.now());
+        if (!check.valid) throw new AppError('unauthorized', signatureProblems[check.reason]);
+        req.platform = { id: platform.id, slug: platform.slug };
+        // Cents are integers on the wire, judged on the text: 120.00 parses to 120 but is refused.
+        const decimals = rawBody.length === 0 ? [] : centsWrittenAsDecimals(rawBody.toString('utf8'));
+        if (decimals.length > 0) {
+          throw new AppError(
+            'invalid_request',
+            'Amounts in cents must be written as integers.',
+            decimals.map((path) => ({ field: fieldPath(path), message: 'must be an integer number of cents written without a decimal point (120.00 is refused)' })),
+          );
+        }
+        next();
+      })
+      .catch(next);
   };
 }

@@ -1,8 +1,8 @@
 // Routes that are in the contract (and openapi.json) but whose behaviour has not shipped yet
-// (address verification, the inbound platform webhook). After authentication and validation they
+// (address verification). After authentication and validation they
 // answer 501 not_implemented in the error format, never a crash.
 import { initServer } from '@ts-rest/express';
-import { addressesContract, webhooksContract } from '../../contract/index.js';
+import { addressesContract } from '../../contract/index.js';
 import { AppError } from '../domain/errors.js';
 
 const s = initServer();
@@ -14,9 +14,4 @@ function notYet(feature: string): never {
 export const addressesRouter = () =>
   s.router(addressesContract, {
     verify: async () => notYet('Address verification'),
-  });
-
-export const webhooksRouter = () =>
-  s.router(webhooksContract, {
-    receive: async () => notYet('The inbound platform webhook'),
   });

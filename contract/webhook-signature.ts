@@ -1,0 +1,42 @@
+// The platform webhook signature (DESIGN.md §4), shared by the server (verify) and the SDK's
+// platform helper (sign): X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw
+// body>" keyed with the platform's shared secret>. Several v1= values may be sent while a secret
+// is being rotated; one match is enough.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export const WEBHOOK_SIGNATURE_HEADER = 'X-Webhook-Signature';
+/** A signature older or newer than this, against the receiver's clock, is refused (replays). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+function hmacHex(secret: string, timestamp: number, rawBody: Buffer | string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
+}
+
+/** The header value for a message sent now (or at `timestamp`, in unix seconds). */
+export function signWebhook(secret: string, rawBody: Buffer | string, timestamp = Math.floor(Date.now() / 1000)): string {
+  return `t=${timestamp},v1=${hmacHex(secret, timestamp, rawBody)}`;
+}
+
+export type WebhookSignatureCheck = { valid: true } | { valid: false; reason: 'missing' | 'malformed' | 'expired' | 'mismatch' };
+
+export function verifyWebhookSignature(
+  header: string | undefined,
+  rawBody: Buffer | string,
+  secret: string,
+  now: Date = new Date(),
+): WebhookSignatureCheck {
+  if (header === undefined || header.trim() === '') return { valid: false, reason: 'missing' };
+  let timestamp: number | null = null;
+  const candidates: string[] = [];
+  for (const part of header.split(',')) {
+    const [key, value] = part.trim().split('=', 2);
+    if (key === 't' && value !== undefined && /^\d{1,12}$/.test(value)) timestamp = Number(value);
+    if (key === 'v1' && value !== undefined && /^[0-9a-f]{64}$/i.test(value)) candidates.push(value.toLowerCase());
+  }
+  if (timestamp === null || candidates.length === 0) return { valid: false, reason: 'malformed' };
+  // Whole seconds on both sides, as the header carries them.
+  if (Math.abs(Math.floor(now.getTime() / 1000) - timestamp) > WEBHOOK_TOLERANCE_SECONDS) return { valid: false, reason: 'expired' };
+  const expected = Buffer.from(hmacHex(secret, timestamp, rawBody), 'hex');
+  const matched = candidates.some((candidate) => timingSafeEqual(Buffer.from(candidate, 'hex'), expected));
+  return matched ? { valid: true } : { valid: false, reason: 'mismatch' };
+}

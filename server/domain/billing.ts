@@ -1,0 +1,140 @@
+// Billing statements: one calendar month (UTC) of a store's premium ledger, summed in integer cents.
+// An entry counts in the month of its effective date; the statement's net is exactly the sum of the
+// month's entries. Only live data exists in the ledger: callers with a test key never get here.
+import type { Database } from '../db/client.js';
+import { AppError } from './errors.js';
+import type { LedgerReason } from './ledger.js';
+
+export interface BillingCreditWeekRecord {
+  /** ISO 8601 week, e.g. 2026-W46. */
+  week: string;
+  /** That week's Monday, YYYY-MM-DD. */
+  startsOn: string;
+  count: number;
+  /** Positive: the reversals of this week inside the month, negated. */
+  totalCents: number;
+}
+
+export interface BillingStatementRecord {
+  storeId: string;
+  month: string;
+  premiums: { count: number; totalCents: number };
+  /** Signed. */
+  repricings: { count: number; totalCents: number };
+  /** Positive; weeks oldest first. */
+  credits: { count: number; totalCents: number; weeks: BillingCreditWeekRecord[] };
+  /** premiums + repricings - credits: the sum of the month's ledger entries. */
+  netCents: number;
+}
+
+const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+const DAY_MS = 86_400_000;
+
+/** The month's half-open UTC interval [start, end): end is the first instant of the next month. */
+export function monthBounds(month: string): { start: Date; end: Date } {
+  const match = MONTH.exec(month);
+  if (!match) throw new AppError('invalid_request', 'The month must be YYYY-MM.', [{ field: 'month', message: 'must be YYYY-MM' }]);
+  const year = Number(match[1]);
+  const monthIndex = Number(match[2]) - 1;
+  // Date.UTC rolls month 12 over into January of the next year.
+  return { start: new Date(Date.UTC(year, monthIndex, 1)), end: new Date(Date.UTC(year, monthIndex + 1, 1)) };
+}
+
+const isoDate = (date: Date): string => date.toISOString().slice(0, 10);
+
+/**
+ * The ISO 8601 week of an instant, read in UTC: weeks start on Monday, and a week belongs to the
+ * year that holds its Thursday (so week 1 is the week with the year's first Thursday, and the days
+ * around New Year may belong to the neighbouring year's week).
+ */
+export function isoWeek(instant: Date): { week: string; startsOn: string } {
+  const day = Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth(), instant.getUTCDate());
+  const sinceMonday = (new Date(day).getUTCDay() + 6) % 7; // Monday 0 ... Sunday 6
+  const monday = day - sinceMonday * DAY_MS;
+  const thursday = new Date(monday + 3 * DAY_MS);
+  const isoYear = thursday.getUTCFullYear();
+  const week = Math.floor((thursday.getTime() - Date.UTC(isoYear, 0, 1)) / (7 * DAY_MS)) + 1;
+  return { week: `${isoYear}-W${String(week).padStart(2, '0')}`, startsOn: isoDate(new Date(monday)) };
+}
+
+/** A cents sum from PostgreSQL (bigint) as a number, refusing one that a double cannot hold exactly. */
+function centsNumber(cents: bigint): number {
+  if (cents > BigInt(Number.MAX_SAFE_INTEGER) || cents < BigInt(Number.MIN_SAFE_INTEGER)) {
+    throw new Error(`ledger sum ${cents} is beyond the exact range of a number`);
+  }
+  return Number(cents);
+}
+
+interface DayRow {
+  reason: LedgerReason;
+  /** UTC calendar day of effective_at, YYYY-MM-DD. */
+  day: string;
+  count: number;
+  total: bigint;
+}
+
+export async function billingStatement(db: Database, storeId: string, month: string): Promise<BillingStatementRecord> {
+  const { start, end } = monthBounds(month);
+  // One aggregate over the (store_id, effective_at) index: per reason and UTC day, at most 3 x 31
+  // rows. The ISO weeks are formed below from the days, so their rule lives in one place (isoWeek).
+  const rows = await db.$queryRaw<DayRow[]>`
+    SELECT reason::text AS reason,
+           to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+           count(*)::int AS count,
+           sum(amount_cents)::bigint AS total
+      FROM premium_ledger_entries
+     WHERE store_id = ${storeId}::uuid
+       AND effective_at >= ${start.toISOString()}::timestamptz
+       AND effective_at < ${end.toISOString()}::timestamptz
+     GROUP BY 1, 2
+     ORDER BY 2, 1`;
+
+  let premiumCount = 0;
+  let premiumCents = 0n;
+  let repricingCount = 0;
+  let repricingCents = 0n;
+  let creditCount = 0;
+  let reversalCents = 0n;
+  const weeks = new Map<string, { startsOn: string; count: number; reversalCents: bigint }>();
+  for (const row of rows) {
+    const total = BigInt(row.total);
+    switch (row.reason) {
+      case 'booking':
+        premiumCount += row.count;
+        premiumCents += total;
+        break;
+      case 'repricing':
+        repricingCount += row.count;
+        repricingCents += total;
+        break;
+      case 'reversal': {
+        creditCount += row.count;
+        reversalCents += total;
+        const { week, startsOn } = isoWeek(new Date(`${row.day}T00:00:00Z`));
+        const bucket = weeks.get(week) ?? { startsOn, count: 0, reversalCents: 0n };
+        bucket.count += row.count;
+        bucket.reversalCents += total;
+        weeks.set(week, bucket);
+        break;
+      }
+      default:
+        // A reason this statement does not know would make net differ from the ledger: refuse.
+        throw new Error(`unknown ledger reason ${String(row.reason)}`);
+    }
+  }
+
+  return {
+    storeId,
+    month,
+    premiums: { count: premiumCount, totalCents: centsNumber(premiumCents) },
+    repricings: { count: repricingCount, totalCents: centsNumber(repricingCents) },
+    credits: {
+      count: creditCount,
+      totalCents: centsNumber(-reversalCents),
+      weeks: [...weeks]
+        .sort(([, a], [, b]) => a.startsOn.localeCompare(b.startsOn))
+        .map(([week, bucket]) => ({ week, startsOn: bucket.startsOn, count: bucket.count, totalCents: centsNumber(-bucket.reversalCents) })),
+    },
+    netCents: centsNumber(premiumCents + repricingCents + reversalCents),
+  };
+}

@@ -1,0 +1,57 @@
+// fulfillment.created from a platform: each tracking number becomes a shipment of the order through
+// the same code as POST /v1/shipments. fulfillment.id makes a redelivery a no-op.
+import type { z } from 'zod';
+import type { FulfillmentCreatedMessage } from '../../contract/webhooks.js';
+import { isUniqueViolation, type Database } from '../db/client.js';
+import { lockMessageTarget } from './pushed-orders.js';
+import { registerShipment, resolveCourier, type ShipmentTracking } from './shipments.js';
+import type { StoreContext } from './stores.js';
+
+export type FulfillmentCreated = z.output<typeof FulfillmentCreatedMessage>;
+
+export interface FulfillmentAcknowledgement {
+  mode: 'live' | 'test';
+  shipmentsRegistered: number;
+  duplicate: boolean;
+}
+
+export async function ingestFulfillment(
+  db: Database,
+  tracking: ShipmentTracking,
+  store: StoreContext,
+  message: FulfillmentCreated,
+  now: Date,
+): Promise<FulfillmentAcknowledgement> {
+  // Carriers are resolved first: an unknown courier_id is a 400 before anything is written.
+  const shipments = message.fulfillment.shipments.map((shipment) => ({ ...shipment, courier: resolveCourier(shipment) }));
+  try {
+    return await db.$transaction(async (tx) => {
+      const target = await lockMessageTarget(tx, store.id, message.order.id);
+      if (target.kind === 'test') return { mode: 'test', shipmentsRegistered: 0, duplicate: false };
+      // The unique (store, fulfillment id) makes a concurrent redelivery wait here, then fail as a duplicate.
+      await tx.fulfillment.create({
+        data: { storeId: store.id, orderId: target.orderId, sourceFulfillmentId: message.fulfillment.id, receivedAt: now },
+      });
+      let registered = 0;
+      for (const shipment of shipments) {
+        // A number already active in the store (registered over REST, or by an earlier fulfilment) stays as it is.
+        const active = await tx.shipment.findFirst({
+          where: { storeId: store.id, trackingNumber: shipment.tracking_number, cancelledOn: null },
+          select: { id: true },
+        });
+        if (active) continue;
+        await registerShipment(tx, tracking, { storeId: store.id, orderId: target.orderId }, shipment, shipment.courier, now);
+        registered += 1;
+      }
+      return { mode: 'live', shipmentsRegistered: registered, duplicate: false };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const first = await db.fulfillment.findUnique({
+        where: { storeId_sourceFulfillmentId: { storeId: store.id, sourceFulfillmentId: message.fulfillment.id } },
+      });
+      if (first) return { mode: 'live', shipmentsRegistered: 0, duplicate: true };
+    }
+    throw error;
+  }
+}

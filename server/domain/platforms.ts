@@ -1,0 +1,52 @@
+// Commerce platforms that push messages, and which stores take them (DESIGN.md §4).
+import type { Database } from '../db/client.js';
+import { isUniqueViolation } from '../db/client.js';
+import { AppError } from './errors.js';
+import { toStoreContext, type StoreContext } from './stores.js';
+
+export const PLATFORM_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+export const MIN_SECRET_LENGTH = 16;
+
+export interface PlatformRecord {
+  id: string;
+  slug: string;
+  secret: string;
+}
+
+export async function createPlatform(db: Database, slug: string, secret: string): Promise<{ id: string; slug: string }> {
+  if (!PLATFORM_SLUG_PATTERN.test(slug)) throw new AppError('invalid_request', 'The platform slug must be lower-case letters, digits and inner hyphens.');
+  if (secret.length < MIN_SECRET_LENGTH) throw new AppError('invalid_request', `The shared secret must be at least ${MIN_SECRET_LENGTH} characters.`);
+  try {
+    const row = await db.platform.create({ data: { slug, secret } });
+    return { id: row.id, slug: row.slug };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('conflict', `A platform with slug "${slug}" already exists.`);
+    throw error;
+  }
+}
+
+export async function findPlatform(db: Database, slug: string): Promise<PlatformRecord | null> {
+  if (!PLATFORM_SLUG_PATTERN.test(slug)) return null;
+  return db.platform.findUnique({ where: { slug }, select: { id: true, slug: true, secret: true } });
+}
+
+/** Connects a store to a platform; connecting twice is a no-op. */
+export async function connectStore(db: Database, storeSlug: string, platformSlug: string): Promise<{ store: string; platform: string }> {
+  const store = await db.store.findUnique({ where: { slug: storeSlug } });
+  if (!store) throw new AppError('not_found', `No store with slug "${storeSlug}".`);
+  const platform = await db.platform.findUnique({ where: { slug: platformSlug } });
+  if (!platform) throw new AppError('not_found', `No platform with slug "${platformSlug}".`);
+  await db.storePlatform.upsert({
+    where: { storeId_platformId: { storeId: store.id, platformId: platform.id } },
+    create: { storeId: store.id, platformId: platform.id },
+    update: {},
+  });
+  return { store: store.slug, platform: platform.slug };
+}
+
+/** The store a message names, if it has the platform connected (404 otherwise, as for an unknown store). */
+export async function connectedStore(db: Database, platform: { id: string; slug: string }, storeSlug: string): Promise<StoreContext> {
+  const link = await db.storePlatform.findFirst({ where: { platformId: platform.id, store: { slug: storeSlug } }, include: { store: true } });
+  if (!link) throw new AppError('not_found', `No store "${storeSlug}" connected to platform "${platform.slug}".`);
+  return toStoreContext(link.store);
+}

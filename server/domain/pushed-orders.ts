@@ -1,0 +1,154 @@
+// order.placed from a platform (SPEC.md §6.1, DESIGN.md §4): the protection line decides whether
+// the order is protected; the premium is the quoted one when the quote resolves and the cart still
+// matches it, else the sender's protection_cents, else the configured rate. Test-mode orders are
+// acknowledged and never booked.
+import type { z } from 'zod';
+import type { OrderPlacedMessage } from '../../contract/webhooks.js';
+import { isUniqueViolation, type Database, type Transaction } from '../db/client.js';
+import { AppError } from './errors.js';
+import { ledgerTotals } from './ledger.js';
+import { insertOrder, priceNewOrder, type LineItemRow } from './orders.js';
+import { findProtectionLine } from './protection-line.js';
+import type { StoreContext } from './stores.js';
+
+export type OrderPlaced = z.output<typeof OrderPlacedMessage>;
+type PushedOrder = OrderPlaced['order'];
+
+export interface PushAcknowledgement {
+  mode: 'live' | 'test';
+  orderId: string;
+  premiumCents: number;
+  duplicate: boolean;
+}
+
+/** mode "test" (any casing) or test: true marks a sandbox order; "live" or nothing is live; anything else is refused. */
+export function pushedOrderMode(order: Pick<PushedOrder, 'mode' | 'test'>): 'live' | 'test' {
+  const mode = order.mode?.trim().toLowerCase();
+  if (mode !== undefined && mode !== 'test' && mode !== 'live') {
+    throw new AppError('invalid_request', 'Unknown order mode.', [{ field: 'order.mode', message: 'must be test or live (or absent for live)' }]);
+  }
+  return mode === 'test' || order.test === true ? 'test' : 'live';
+}
+
+/**
+ * The insurable value of the cart: merchandise lines only (never the protection line), less the
+ * sales tax when unit prices include it. A tax-inclusive sender that omits tax_cents keeps the
+ * tax-inclusive figure, so its quotes fail the cart-swap check, as SPEC.md §1 point 4 says.
+ */
+export function insurableValueCents(order: PushedOrder, protectionIndex: number): number {
+  const merchandise = order.line_items.reduce(
+    (sum, line, index) => (index === protectionIndex ? sum : sum + line.unit_price_cents * line.quantity),
+    0,
+  );
+  const tax = order.price_basis === 'tax_inclusive' ? (order.tax_cents ?? 0) : 0;
+  return Math.max(0, merchandise - tax);
+}
+
+async function existingPremium(db: Database, storeId: string, sourceOrderId: string): Promise<number> {
+  const entries = await db.premiumLedgerEntry.findMany({
+    where: { order: { storeId, sourceOrderId } },
+    select: { amountCents: true, reason: true },
+  });
+  return ledgerTotals(entries.map((e) => ({ amountCents: Number(e.amountCents), reason: e.reason }))).netCents;
+}
+
+export async function ingestPushedOrder(
+  db: Database,
+  store: StoreContext,
+  platformSlug: string,
+  message: OrderPlaced,
+  now: Date,
+): Promise<PushAcknowledgement> {
+  const { order } = message;
+  const mode = pushedOrderMode(order);
+  const protectionIndex = findProtectionLine(order.line_items, store.protectionSkus);
+  const protectionLine = order.line_items[protectionIndex] ?? null;
+  const valueCents = insurableValueCents(order, protectionIndex);
+  const pricing = await priceNewOrder(
+    db,
+    store,
+    mode,
+    { insuranceSelected: protectionLine !== null, valueCents, quoteId: order.quote_id, senderPremiumCents: order.protection_cents },
+    now,
+  );
+
+  if (mode === 'test') {
+    // Kept only so that redeliveries, fulfilments and refunds of it are recognised; never booked.
+    try {
+      await db.testModeOrder.create({ data: { storeId: store.id, sourceOrderId: order.id, premiumCents: pricing.premiumCents, receivedAt: now } });
+      return { mode, orderId: order.id, premiumCents: pricing.premiumCents, duplicate: false };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const first = await db.testModeOrder.findUniqueOrThrow({ where: { storeId_sourceOrderId: { storeId: store.id, sourceOrderId: order.id } } });
+      return { mode, orderId: order.id, premiumCents: Number(first.premiumCents), duplicate: true };
+    }
+  }
+
+  const merchandise: LineItemRow[] = order.line_items
+    .filter((_, index) => index !== protectionIndex)
+    .map((line, position) => ({
+      position,
+      sourceId: line.id,
+      name: line.title,
+      priceCents: line.unit_price_cents,
+      quantity: line.quantity,
+      sourceProductId: line.product_id ?? null,
+      sku: line.sku ?? null,
+      isInsured: null,
+      imageUrl: null,
+    }));
+  const createdOn = new Date(order.created_at);
+  const inserted = await insertOrder(db, {
+    columns: {
+      storeId: store.id,
+      sourceOrderId: order.id,
+      sourceOrderNumber: order.number ?? order.id,
+      insuranceSelected: protectionLine !== null,
+      quoteId: pricing.quoteId,
+      pricingSource: pricing.source,
+      subtotalCents: valueCents,
+      amountCoveredCents: pricing.coveredCents,
+      orderTotalCents: order.total_cents ?? null,
+      shippingTotalCents: order.shipping_cents ?? null,
+      discountsTotalCents: order.discount_cents ?? null,
+      taxesCents: order.tax_cents ?? null,
+      rateBps: pricing.terms.rateBps,
+      minPremiumCents: pricing.terms.minPremiumCents,
+      maxCoveredCents: pricing.terms.maxCoveredCents,
+      customerFirstName: order.customer?.first_name ?? null,
+      customerLastName: order.customer?.last_name ?? null,
+      customerEmail: order.customer?.email ?? null,
+      customerPhone: order.customer?.phone ?? null,
+      shippingAddress: order.shipping_address ?? null,
+      platformId: platformSlug,
+      protectionSku: protectionLine?.sku ?? null,
+      protectionLineCents: protectionLine === null ? null : protectionLine.unit_price_cents * protectionLine.quantity,
+      sourceCreatedOn: createdOn,
+      createdOn: now,
+      updatedOn: now,
+    },
+    lineItems: merchandise,
+    pricing,
+  });
+  if (inserted) return { mode, orderId: order.id, premiumCents: inserted.paidToInsureCents, duplicate: false };
+  // Redelivered (or already registered over REST): acknowledged, nothing booked twice.
+  return { mode, orderId: order.id, premiumCents: await existingPremium(db, store.id, order.id), duplicate: true };
+}
+
+/** What a fulfilment or refund message refers to: a live order (locked for the rest of the transaction), or a test-mode one. */
+export type MessageTarget = { kind: 'live'; orderId: string } | { kind: 'test' };
+
+/**
+ * The order a follow-up message names. The live order's row is locked, so follow-ups of one order
+ * queue up. Neither live nor test: 500 order_not_yet_ingested, so the sender retries later
+ * (messages can overtake each other).
+ */
+export async function lockMessageTarget(tx: Transaction, storeId: string, sourceOrderId: string): Promise<MessageTarget> {
+  const locked = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT id FROM orders WHERE store_id = ${storeId}::uuid AND source_order_id = ${sourceOrderId} FOR UPDATE`;
+  const orderId = locked[0]?.id;
+  if (orderId !== undefined) return { kind: 'live', orderId };
+  const test = await tx.testModeOrder.findUnique({ where: { storeId_sourceOrderId: { storeId, sourceOrderId } }, select: { id: true } });
+  if (test) return { kind: 'test' };
+  throw new AppError('order_not_yet_ingested', `Order "${sourceOrderId}" has not been received yet; retry this message later.`);
+}

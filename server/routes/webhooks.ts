@@ -1,0 +1,52 @@
+import { initServer } from '@ts-rest/express';
+import type { z } from 'zod';
+import { webhooksContract, type WebhookAcknowledgement } from '../../contract/index.js';
+import { AppError } from '../domain/errors.js';
+import { ingestFulfillment } from '../domain/fulfillments.js';
+import { connectedStore } from '../domain/platforms.js';
+import { ingestPushedOrder } from '../domain/pushed-orders.js';
+import { reverseRefund } from '../domain/refunds.js';
+import type { AppDeps } from '../deps.js';
+import { setModeHeaders } from '../http/request-context.js';
+
+const s = initServer();
+
+type Acknowledgement = z.input<typeof WebhookAcknowledgement>;
+
+export const webhooksRouter = ({ db, clock, tracking }: AppDeps) =>
+  s.router(webhooksContract, {
+    receive: async ({ body, req, res }) => {
+      if (!req.platform) throw new AppError('unauthorized', 'The message is not signed.');
+      const store = await connectedStore(db, req.platform, body.merchant);
+      const now = clock.now();
+      let ack: Acknowledgement;
+      switch (body.event) {
+        case 'order.placed': {
+          const result = await ingestPushedOrder(db, store, req.platform.slug, body, now);
+          ack = { received: true, event: body.event, mode: result.mode, order_id: result.orderId, premium_cents: result.premiumCents, duplicate: result.duplicate };
+          break;
+        }
+        case 'fulfillment.created': {
+          const result = await ingestFulfillment(db, tracking, store, body, now);
+          ack = { received: true, event: body.event, mode: result.mode, order_id: body.order.id, shipments_registered: result.shipmentsRegistered, duplicate: result.duplicate };
+          break;
+        }
+        case 'refund.created': {
+          const result = await reverseRefund(db, store, body, now);
+          ack = {
+            received: true,
+            event: body.event,
+            mode: result.mode,
+            order_id: body.order.id,
+            premium_cents: result.premiumCents,
+            reversed_cents: result.reversedCents,
+            duplicate: result.duplicate,
+          };
+          break;
+        }
+      }
+      // A pushed message carries no key: its mode is what the message declares.
+      setModeHeaders(res, ack.mode);
+      return { status: 200, body: ack };
+    },
+  });
