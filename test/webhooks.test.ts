@@ -243,6 +243,8 @@ describe('order.placed', () => {
     ['mode TEST', { mode: 'TEST' }],
     ['test: true', { test: true }],
   ])('keeps a sandbox order (%s) out of live data and billing', async (_label, flag) => {
+    const statement = () => call(service.baseUrl, 'GET', '/v1/billing/statements?month=2026-11', { key: shop.liveKey });
+    const billedBefore = (await statement()).body;
     const before = await service.db.premiumLedgerEntry.count();
     const message = orderPlaced(flag);
     const response = await push(message);
@@ -251,6 +253,7 @@ describe('order.placed', () => {
     expect(response.headers.get('x-service-mode')).toBe('test');
     expect((await readOrder(message.order.id)).status).toBe(404);
     expect(await service.db.premiumLedgerEntry.count()).toBe(before);
+    expect((await statement()).body).toEqual(billedBefore);
     expect((await push(message)).body.duplicate).toBe(true);
   });
 
