@@ -9,12 +9,12 @@ const c = initContract();
 
 const AddressToVerify = extendApi(
   z.object({
-    street_address1: z.string().max(200).optional(),
-    street_address2: z.string().max(200).nullable().optional(),
-    city: z.string().max(100).optional(),
-    province: z.string().max(100).optional().describe('State name or two-letter abbreviation.'),
-    zip: z.string().max(20).optional(),
-    country_code: z.string().max(2).optional().describe('US, or omitted. Any other value answers unknown without checking.'),
+    street_address1: z.string().max(200, 'must be at most 200 characters').optional(),
+    street_address2: z.string().max(200, 'must be at most 200 characters').nullable().optional(),
+    city: z.string().max(100, 'must be at most 100 characters').nullable().optional(),
+    province: z.string().max(100, 'must be at most 100 characters').nullable().optional().describe('State name or two-letter abbreviation.'),
+    zip: z.string().max(20, 'must be at most 20 characters').nullable().optional(),
+    country_code: z.string().max(60).optional().describe('US, or omitted. Any other value answers unknown without checking.'),
   }),
   { title: 'AddressToVerify' },
 );
@@ -71,11 +71,16 @@ export const addressesContract = c.router({
     method: 'POST',
     path: '/v2/addresses/verify',
     body: AddressVerificationRequest,
-    responses: { 200: AddressVerificationResponse, ...pickErrors(400, 401, 403, 413, 429, 500, 501) },
+    responses: { 200: AddressVerificationResponse, ...pickErrors(400, 401, 403, 413, 429, 500) },
     metadata: keyAuthenticated,
     summary: 'Verify an address',
     description:
-      'Checks whether a US address can be delivered to. No side effects. Never hold an order on unknown, nor on any ' +
-      'non-200 answer from this endpoint.',
+      'Checks whether a US address can be delivered to. No side effects: it holds no order, stops no shipment, ' +
+      'changes no premium and does not store the address. Send the address as `address` (or `shipping_details`); ' +
+      'names and phone numbers are ignored. verdict: deliverable (ship), corrected (ship to `address`; `changes` ' +
+      'says what moved), unit_required (hold: ask for the unit), undeliverable (hold; `reason` and `message` say ' +
+      'why), unknown (ship: the check could not be made). Test `deliverable` with === false, never by truthiness, ' +
+      'and never hold an order on unknown nor on any non-200 answer. Identical addresses are looked up once per 24 ' +
+      'hours. Test keys answer locally: any well-formed address is deliverable, ZIP 00000 undeliverable.',
   },
 });

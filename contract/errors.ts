@@ -13,7 +13,6 @@ export const ErrorCode = z.enum([
   'unprocessable',
   'rate_limited',
   'internal_error',
-  'not_implemented',
   'order_not_yet_ingested',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -55,7 +54,6 @@ export const errorDescriptions = {
   422: 'unprocessable: a duplicate id within the request itself.',
   429: 'rate_limited: retry with exponential backoff.',
   500: 'internal_error: service fault; safe to retry.',
-  501: 'not_implemented: specified, but not yet served by this deployment.',
 } as const;
 export type ErrorStatus = keyof typeof errorDescriptions;
 

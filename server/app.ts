@@ -15,7 +15,7 @@ import { quotesRouter } from './routes/quotes.js';
 import { claimsRouter } from './routes/claims.js';
 import { shipmentsRouter } from './routes/shipments.js';
 import { trackingRouter } from './routes/tracking.js';
-import { addressesRouter } from './routes/unavailable.js';
+import { addressesRouter } from './routes/addresses.js';
 import { webhooksRouter } from './routes/webhooks.js';
 import { billingRouter } from './routes/billing.js';
 
@@ -40,7 +40,7 @@ export function createApp(deps: AppDeps): express.Express {
     shipments: shipmentsRouter(deps),
     claims: claimsRouter(deps),
     tracking: trackingRouter(deps),
-    addresses: addressesRouter(),
+    addresses: addressesRouter(deps),
     webhooks: webhooksRouter(deps),
     billing: billingRouter(deps),
   });

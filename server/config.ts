@@ -16,6 +16,14 @@ const ConfigSchema = z.object({
   EASYPOST_API_KEY: z.string().optional(),
   EASYPOST_BASE_URL: z.string().url('must be a URL').optional(),
   EASYPOST_WEBHOOK_SECRET: z.string().optional(),
+  ADDRESS_VERIFIER: z.enum(['auto', 'offline', 'usps', 'smarty']).default('auto'),
+  ADDRESS_VERIFIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  USPS_CLIENT_ID: z.string().optional(),
+  USPS_CLIENT_SECRET: z.string().optional(),
+  USPS_BASE_URL: z.string().url('must be a URL').optional(),
+  SMARTY_AUTH_ID: z.string().optional(),
+  SMARTY_AUTH_TOKEN: z.string().optional(),
+  SMARTY_BASE_URL: z.string().url('must be a URL').optional(),
 });
 
 export interface Config {
@@ -29,6 +37,12 @@ export interface Config {
   easyPostApiKey: string | undefined;
   easyPostBaseUrl: string | undefined;
   easyPostWebhookSecret: string | undefined;
+  addressVerifier: {
+    choice: 'auto' | 'offline' | 'usps' | 'smarty';
+    timeoutMs: number;
+    usps: { clientId: string; clientSecret: string; baseUrl: string | undefined } | null;
+    smarty: { authId: string; authToken: string; baseUrl: string | undefined } | null;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -42,6 +56,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const c = parsed.data;
+  // A verifier chosen by name needs its credentials: say so at start-up, not at the first lookup.
+  if (c.ADDRESS_VERIFIER === 'usps' && !(c.USPS_CLIENT_ID && c.USPS_CLIENT_SECRET)) {
+    throw new ConfigError('Invalid configuration: ADDRESS_VERIFIER usps needs USPS_CLIENT_ID and USPS_CLIENT_SECRET');
+  }
+  if (c.ADDRESS_VERIFIER === 'smarty' && !(c.SMARTY_AUTH_ID && c.SMARTY_AUTH_TOKEN)) {
+    throw new ConfigError('Invalid configuration: ADDRESS_VERIFIER smarty needs SMARTY_AUTH_ID and SMARTY_AUTH_TOKEN');
+  }
   return {
     port: c.PORT,
     host: c.HOST,
@@ -53,5 +74,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     easyPostApiKey: c.EASYPOST_API_KEY,
     easyPostBaseUrl: c.EASYPOST_BASE_URL,
     easyPostWebhookSecret: c.EASYPOST_WEBHOOK_SECRET,
+    addressVerifier: {
+      choice: c.ADDRESS_VERIFIER,
+      timeoutMs: c.ADDRESS_VERIFIER_TIMEOUT_MS,
+      usps:
+        c.USPS_CLIENT_ID && c.USPS_CLIENT_SECRET
+          ? { clientId: c.USPS_CLIENT_ID, clientSecret: c.USPS_CLIENT_SECRET, baseUrl: c.USPS_BASE_URL }
+          : null,
+      smarty:
+        c.SMARTY_AUTH_ID && c.SMARTY_AUTH_TOKEN
+          ? { authId: c.SMARTY_AUTH_ID, authToken: c.SMARTY_AUTH_TOKEN, baseUrl: c.SMARTY_BASE_URL }
+          : null,
+    },
   };
 }

@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { Database } from './db/client.js';
 import type { Clock } from './domain/clock.js';
+import type { VerificationSettings } from './domain/address-verification.js';
 import type { ShipmentTracking } from './domain/shipments.js';
 
 export interface AppDeps {
@@ -9,6 +10,8 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   tracking: ShipmentTracking;
+  /** The address verifier in use and its deadline. */
+  addresses: VerificationSettings;
   /** EasyPost's webhook secret; without it the EasyPost webhook endpoint answers 404. */
   easyPostWebhookSecret?: string;
 }

@@ -1,6 +1,7 @@
 // npm start: configuration, database (embedded unless DATABASE_URL), migrations, then the API.
 import type { Server } from 'node:http';
 import { pino } from 'pino';
+import { createAddressVerifier } from './addresses/index.js';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDatabase } from './db/client.js';
@@ -45,16 +46,18 @@ async function main(): Promise<void> {
     work: true,
   });
 
+  const addressVerifier = createAddressVerifier(config.addressVerifier);
   const app = createApp({
     db,
     clock: systemClock,
     logger,
     tracking: { providerName: provider.name, scheduler: jobs.scheduler },
+    addresses: { verifier: addressVerifier, timeoutMs: config.addressVerifier.timeoutMs },
     easyPostWebhookSecret: config.easyPostWebhookSecret,
   });
   const server: Server = app.listen(config.port, config.host, () => {
     logger.info(
-      { host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'DATABASE_URL', tracking: provider.name },
+      { host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'DATABASE_URL', tracking: provider.name, address_verifier: addressVerifier.name },
       `listening on http://${config.host}:${config.port}`,
     );
   });

@@ -147,15 +147,6 @@ describe('the error format', () => {
     expect(response.body.errors).toEqual([{ field: 'body', message: 'must be an object, not array' }]);
   });
 
-  it('answers specified routes that are not served yet with 501 in the error format', async () => {
-    const response = await call(service.baseUrl, 'POST', '/v2/addresses/verify', {
-      key: shop.liveKey,
-      body: { address: { street_address1: '1 Main St', zip: '94043' } },
-    });
-    expect(response.status).toBe(501);
-    expect(response.body.error_code).toBe('not_implemented');
-  });
-
   it('never answers with HTML or a stack trace', async () => {
     const probes = await Promise.all([
       call(service.baseUrl, 'GET', '/'),

@@ -20,7 +20,6 @@ export const statusOfCode: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
   order_not_yet_ingested: 500,
-  not_implemented: 501,
 };
 
 export function sendError(res: Response, code: ErrorCode, message: string, fieldErrors: FieldError[] = []): void {

@@ -11,7 +11,9 @@ import { ensureDatabase } from '../../server/db/embedded.js';
 import { migrate } from '../../server/db/migrate.js';
 import { issueApiKey } from '../../server/domain/api-keys.js';
 import type { Clock } from '../../server/domain/clock.js';
+import type { AddressVerifier } from '../../server/domain/addresses.js';
 import type { TrackingProvider } from '../../server/domain/tracking.js';
+import { createOfflineVerifier } from '../../server/addresses/offline.js';
 import { startTrackingJobs, type TrackingJobs } from '../../server/jobs/tracking-jobs.js';
 import { createSandboxProvider } from '../../server/tracking/sandbox.js';
 import { createStore, type StoreContext } from '../../server/domain/stores.js';
@@ -56,6 +58,9 @@ export interface ServiceOptions {
   work?: boolean;
   pollIntervalSeconds?: number;
   easyPostWebhookSecret?: string;
+  /** Defaults to the offline verifier. */
+  addressVerifier?: AddressVerifier;
+  addressTimeoutMs?: number;
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<TestService> {
@@ -79,6 +84,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     clock,
     logger,
     tracking: { providerName: provider.name, scheduler: jobs.scheduler },
+    addresses: { verifier: options.addressVerifier ?? createOfflineVerifier(), timeoutMs: options.addressTimeoutMs ?? 3000 },
     easyPostWebhookSecret: options.easyPostWebhookSecret,
   });
   const server: Server = app.listen(0, '127.0.0.1');

@@ -1,0 +1,749 @@
+// USPS Publication 28 ("Postal Addressing Standards") standardisation of a US address as sent:
+// pure functions, no I/O, no data beyond the tables below. The verifiers (offline, USPS, Smarty)
+// and the 24-hour lookup cache all start from standardizeAddress, so two spellings of the same
+// address ("1600 Amphitheatre Parkway" and "1600 amphitheatre pkwy.") give the same answer.
+//
+// What it does, in Pub 28 terms:
+//   - upper case, ASCII (accents dropped), punctuation removed, single spaces; a hyphen survives
+//     only inside a house number ("12-34") or a unit id ("APT 4-B"), a slash only in a fraction
+//     ("123 1/2 MAIN ST");
+//   - the street line: primary number, predirectional, street name, suffix, postdirectional, with
+//     the suffix abbreviated (Appendix C1) and directionals abbreviated only where they are pre- or
+//     postdirectionals, not when they are the street name ("NORTH ST", "N ST NW");
+//   - a secondary unit at the end of street_address1 moves to `secondary`; designators are
+//     abbreviated (Appendix C2), "#" is used when no designator is given;
+//   - PO Box, General Delivery, military (PSC/CMR/UNIT ... BOX), rural route (RR) and highway
+//     contract (HC) lines in their standard forms;
+//   - the state as its two-letter code (Appendix B), the ZIP split into ZIP and ZIP+4.
+// It never corrects spelling or guesses a missing part, and keeps, cleaned, what it cannot place.
+// One exception: when street_address1 holds no street (a firm or "care of" line) and
+// street_address2 does, street_address2 is the street line and street_address1 is left out,
+// unless it is a unit ("Apt 4"), which stays as the secondary.
+import type { AddressInput } from './addresses.js';
+
+export interface StandardizedAddress {
+  /** Primary line in USPS standard form, upper case: number, predirectional, name, suffix abbreviation, postdirectional, e.g. "1600 AMPHITHEATRE PKWY", "123 N MAIN ST SW", "PO BOX 123", "GENERAL DELIVERY", "PSC 1234 BOX 5678", "UNIT 2050 BOX 4190", "CMR 480 BOX 123". */
+  street: string;
+  /** Secondary unit in standard form, e.g. "APT 4B", "STE 100", "# 5"; null when none. A unit found at the end of street_address1 ("123 Main St Apt 4") moves here. */
+  secondary: string | null;
+  /** Upper case, single spaces, no punctuation; null when not sent. */
+  city: string | null;
+  /** Two-letter code from a name or code in any case ("California", "ca", "Calif." if you like) for the 50 states, DC, territories (PR, VI, GU, AS, MP) and military (AA, AE, AP); null when absent or unknown. */
+  state: string | null;
+  zip5: string | null;
+  zip4: string | null;
+}
+
+export type AddressKind = 'street' | 'po_box' | 'general_delivery' | 'military';
+
+// ---------------------------------------------------------------------------------------------
+// Data tables
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Pub 28 Appendix C1, Street Suffix Abbreviations: the Postal Service standard abbreviation, then
+ * the primary street suffix name and the commonly used spellings that standardise to it.
+ */
+const STREET_SUFFIXES: Record<string, readonly string[]> = {
+  ALY: ['ALLEY', 'ALLEE', 'ALLY'],
+  ANX: ['ANEX', 'ANNEX', 'ANNX'],
+  ARC: ['ARCADE'],
+  AVE: ['AVENUE', 'AV', 'AVEN', 'AVENU', 'AVN', 'AVNUE'],
+  BYU: ['BAYOU', 'BAYOO'],
+  BCH: ['BEACH'],
+  BND: ['BEND'],
+  BLF: ['BLUFF', 'BLUF'],
+  BLFS: ['BLUFFS'],
+  BTM: ['BOTTOM', 'BOT', 'BOTTM'],
+  BLVD: ['BOULEVARD', 'BOUL', 'BOULV'],
+  BR: ['BRANCH', 'BRNCH'],
+  BRG: ['BRIDGE', 'BRDGE'],
+  BRK: ['BROOK'],
+  BRKS: ['BROOKS'],
+  BG: ['BURG'],
+  BGS: ['BURGS'],
+  BYP: ['BYPASS', 'BYPA', 'BYPAS', 'BYPS'],
+  CP: ['CAMP', 'CMP'],
+  CYN: ['CANYON', 'CANYN', 'CNYN'],
+  CPE: ['CAPE'],
+  CSWY: ['CAUSEWAY', 'CAUSWA'],
+  CTR: ['CENTER', 'CEN', 'CENT', 'CENTR', 'CENTRE', 'CNTER', 'CNTR'],
+  CTRS: ['CENTERS'],
+  CIR: ['CIRCLE', 'CIRC', 'CIRCL', 'CRCL', 'CRCLE'],
+  CIRS: ['CIRCLES'],
+  CLF: ['CLIFF'],
+  CLFS: ['CLIFFS'],
+  CLB: ['CLUB'],
+  CMN: ['COMMON'],
+  CMNS: ['COMMONS'],
+  COR: ['CORNER'],
+  CORS: ['CORNERS'],
+  CRSE: ['COURSE'],
+  CT: ['COURT'],
+  CTS: ['COURTS'],
+  CV: ['COVE'],
+  CVS: ['COVES'],
+  CRK: ['CREEK'],
+  CRES: ['CRESCENT', 'CRSENT', 'CRSNT'],
+  CRST: ['CREST'],
+  XING: ['CROSSING', 'CRSSNG'],
+  XRD: ['CROSSROAD'],
+  XRDS: ['CROSSROADS'],
+  CURV: ['CURVE'],
+  DL: ['DALE'],
+  DM: ['DAM'],
+  DV: ['DIVIDE', 'DIV', 'DVD'],
+  DR: ['DRIVE', 'DRIV', 'DRV'],
+  DRS: ['DRIVES'],
+  EST: ['ESTATE'],
+  ESTS: ['ESTATES'],
+  EXPY: ['EXPRESSWAY', 'EXP', 'EXPR', 'EXPRESS', 'EXPW'],
+  EXT: ['EXTENSION', 'EXTN', 'EXTNSN'],
+  EXTS: ['EXTENSIONS'],
+  FALL: ['FALL'],
+  FLS: ['FALLS'],
+  FRY: ['FERRY', 'FRRY'],
+  FLD: ['FIELD'],
+  FLDS: ['FIELDS'],
+  FLT: ['FLAT'],
+  FLTS: ['FLATS'],
+  FRD: ['FORD'],
+  FRDS: ['FORDS'],
+  FRST: ['FOREST', 'FORESTS'],
+  FRG: ['FORGE', 'FORG'],
+  FRGS: ['FORGES'],
+  FRK: ['FORK'],
+  FRKS: ['FORKS'],
+  FT: ['FORT', 'FRT'],
+  FWY: ['FREEWAY', 'FREEWY', 'FRWAY', 'FRWY'],
+  GDN: ['GARDEN', 'GARDN', 'GRDEN', 'GRDN'],
+  GDNS: ['GARDENS', 'GRDNS'],
+  GTWY: ['GATEWAY', 'GATEWY', 'GATWAY', 'GTWAY'],
+  GLN: ['GLEN'],
+  GLNS: ['GLENS'],
+  GRN: ['GREEN'],
+  GRNS: ['GREENS'],
+  GRV: ['GROVE', 'GROV'],
+  GRVS: ['GROVES'],
+  HBR: ['HARBOR', 'HARB', 'HARBR', 'HRBOR'],
+  HBRS: ['HARBORS'],
+  HVN: ['HAVEN'],
+  HTS: ['HEIGHTS', 'HT'],
+  HWY: ['HIGHWAY', 'HIGHWY', 'HIWAY', 'HIWY', 'HWAY'],
+  HL: ['HILL'],
+  HLS: ['HILLS'],
+  HOLW: ['HOLLOW', 'HLLW', 'HOLLOWS', 'HOLWS'],
+  INLT: ['INLET'],
+  IS: ['ISLAND', 'ISLND'],
+  ISS: ['ISLANDS', 'ISLNDS'],
+  ISLE: ['ISLE', 'ISLES'],
+  JCT: ['JUNCTION', 'JCTION', 'JCTN', 'JUNCTN', 'JUNCTON'],
+  JCTS: ['JUNCTIONS', 'JCTNS'],
+  KY: ['KEY'],
+  KYS: ['KEYS'],
+  KNL: ['KNOLL', 'KNOL'],
+  KNLS: ['KNOLLS'],
+  LK: ['LAKE'],
+  LKS: ['LAKES'],
+  LAND: ['LAND'],
+  LNDG: ['LANDING', 'LNDNG'],
+  LN: ['LANE'],
+  LGT: ['LIGHT'],
+  LGTS: ['LIGHTS'],
+  LF: ['LOAF'],
+  LCK: ['LOCK'],
+  LCKS: ['LOCKS'],
+  LDG: ['LODGE', 'LDGE', 'LODG'],
+  LOOP: ['LOOP', 'LOOPS'],
+  MALL: ['MALL'],
+  MNR: ['MANOR'],
+  MNRS: ['MANORS'],
+  MDW: ['MEADOW'],
+  MDWS: ['MEADOWS', 'MEDOWS'],
+  MEWS: ['MEWS'],
+  ML: ['MILL'],
+  MLS: ['MILLS'],
+  MSN: ['MISSION', 'MISSN', 'MSSN'],
+  MTWY: ['MOTORWAY'],
+  MT: ['MOUNT', 'MNT'],
+  MTN: ['MOUNTAIN', 'MNTAIN', 'MNTN', 'MOUNTIN', 'MTIN'],
+  MTNS: ['MOUNTAINS', 'MNTNS'],
+  NCK: ['NECK'],
+  ORCH: ['ORCHARD', 'ORCHRD'],
+  OVAL: ['OVAL', 'OVL'],
+  OPAS: ['OVERPASS'],
+  PARK: ['PARK', 'PRK', 'PARKS'],
+  PKWY: ['PARKWAY', 'PARKWY', 'PKWAY', 'PKY', 'PARKWAYS', 'PKWYS'],
+  PASS: ['PASS'],
+  PSGE: ['PASSAGE'],
+  PATH: ['PATH', 'PATHS'],
+  PIKE: ['PIKE', 'PIKES'],
+  PNE: ['PINE'],
+  PNES: ['PINES'],
+  PL: ['PLACE'],
+  PLN: ['PLAIN'],
+  PLNS: ['PLAINS'],
+  PLZ: ['PLAZA', 'PLZA'],
+  PT: ['POINT'],
+  PTS: ['POINTS'],
+  PRT: ['PORT'],
+  PRTS: ['PORTS'],
+  PR: ['PRAIRIE', 'PRR'],
+  RADL: ['RADIAL', 'RAD', 'RADIEL'],
+  RAMP: ['RAMP'],
+  RNCH: ['RANCH', 'RANCHES', 'RNCHS'],
+  RPD: ['RAPID'],
+  RPDS: ['RAPIDS'],
+  RST: ['REST'],
+  RDG: ['RIDGE', 'RDGE'],
+  RDGS: ['RIDGES'],
+  RIV: ['RIVER', 'RVR', 'RIVR'],
+  RD: ['ROAD'],
+  RDS: ['ROADS'],
+  RTE: ['ROUTE'],
+  ROW: ['ROW'],
+  RUE: ['RUE'],
+  RUN: ['RUN'],
+  SHL: ['SHOAL'],
+  SHLS: ['SHOALS'],
+  SHR: ['SHORE', 'SHOAR'],
+  SHRS: ['SHORES', 'SHOARS'],
+  SKWY: ['SKYWAY'],
+  SPG: ['SPRING', 'SPNG', 'SPRNG'],
+  SPGS: ['SPRINGS', 'SPNGS', 'SPRNGS'],
+  SPUR: ['SPUR', 'SPURS'],
+  SQ: ['SQUARE', 'SQR', 'SQRE', 'SQU'],
+  SQS: ['SQUARES', 'SQRS'],
+  STA: ['STATION', 'STATN', 'STN'],
+  STRA: ['STRAVENUE', 'STRAV', 'STRAVEN', 'STRAVN', 'STRVN', 'STRVNUE'],
+  STRM: ['STREAM', 'STREME'],
+  ST: ['STREET', 'STRT', 'STR'],
+  STS: ['STREETS'],
+  SMT: ['SUMMIT', 'SUMIT', 'SUMITT'],
+  TER: ['TERRACE', 'TERR'],
+  TRWY: ['THROUGHWAY'],
+  TRCE: ['TRACE', 'TRACES'],
+  TRAK: ['TRACK', 'TRACKS', 'TRK', 'TRKS'],
+  TRFY: ['TRAFFICWAY'],
+  TRL: ['TRAIL', 'TRAILS', 'TRLS'],
+  TRLR: ['TRAILER', 'TRLRS'],
+  TUNL: ['TUNNEL', 'TUNEL', 'TUNLS', 'TUNNELS', 'TUNNL'],
+  TPKE: ['TURNPIKE', 'TRNPK', 'TURNPK'],
+  UPAS: ['UNDERPASS'],
+  UN: ['UNION'],
+  UNS: ['UNIONS'],
+  VLY: ['VALLEY', 'VALLY', 'VLLY'],
+  VLYS: ['VALLEYS'],
+  VIA: ['VIADUCT', 'VDCT', 'VIADCT'],
+  VW: ['VIEW'],
+  VWS: ['VIEWS'],
+  VLG: ['VILLAGE', 'VILL', 'VILLAG', 'VILLG', 'VILLIAGE'],
+  VLGS: ['VILLAGES'],
+  VL: ['VILLE'],
+  VIS: ['VISTA', 'VIST', 'VST', 'VSTA'],
+  WALK: ['WALK', 'WALKS'],
+  WALL: ['WALL'],
+  WAY: ['WAY', 'WY'],
+  WAYS: ['WAYS'],
+  WL: ['WELL'],
+  WLS: ['WELLS'],
+};
+
+/** Misspellings merchants send that are not in Appendix C1 but can only mean one suffix. */
+const EXTRA_SUFFIX_SPELLINGS: Record<string, string> = { BLV: 'BLVD', CRT: 'CT', PKWAY: 'PKWY', TERACE: 'TER' };
+
+/** Pub 28 directionals (the Directionals table of the street-name chapter); spelled out or abbreviated. */
+const DIRECTIONALS: Record<string, string> = {
+  NORTH: 'N', SOUTH: 'S', EAST: 'E', WEST: 'W',
+  NORTHEAST: 'NE', NORTHWEST: 'NW', SOUTHEAST: 'SE', SOUTHWEST: 'SW',
+  N: 'N', S: 'S', E: 'E', W: 'W', NE: 'NE', NW: 'NW', SE: 'SE', SW: 'SW',
+};
+
+/**
+ * Pub 28 Appendix C2, Secondary Unit Designators: the approved abbreviation, the spellings that
+ * standardise to it, and whether the designator needs a secondary range (a unit number) after it.
+ */
+const SECONDARY_UNIT_DESIGNATORS: Record<string, { spellings: readonly string[]; needsRange: boolean }> = {
+  APT: { spellings: ['APARTMENT', 'APT', 'APTMT', 'APTS'], needsRange: true },
+  BSMT: { spellings: ['BASEMENT', 'BSMT'], needsRange: false },
+  BLDG: { spellings: ['BUILDING', 'BLDG', 'BLD', 'BLDNG'], needsRange: true },
+  DEPT: { spellings: ['DEPARTMENT', 'DEPT', 'DPT'], needsRange: true },
+  FL: { spellings: ['FLOOR', 'FL', 'FLR'], needsRange: true },
+  FRNT: { spellings: ['FRONT', 'FRNT'], needsRange: false },
+  HNGR: { spellings: ['HANGAR', 'HNGR'], needsRange: true },
+  KEY: { spellings: ['KEY'], needsRange: true },
+  LBBY: { spellings: ['LOBBY', 'LBBY'], needsRange: false },
+  LOT: { spellings: ['LOT'], needsRange: true },
+  LOWR: { spellings: ['LOWER', 'LOWR'], needsRange: false },
+  OFC: { spellings: ['OFFICE', 'OFC'], needsRange: false },
+  PH: { spellings: ['PENTHOUSE', 'PH'], needsRange: false },
+  PIER: { spellings: ['PIER'], needsRange: true },
+  REAR: { spellings: ['REAR'], needsRange: false },
+  RM: { spellings: ['ROOM', 'RM'], needsRange: true },
+  SIDE: { spellings: ['SIDE'], needsRange: false },
+  SLIP: { spellings: ['SLIP'], needsRange: true },
+  SPC: { spellings: ['SPACE', 'SPC'], needsRange: true },
+  STOP: { spellings: ['STOP'], needsRange: true },
+  STE: { spellings: ['SUITE', 'STE'], needsRange: true },
+  TRLR: { spellings: ['TRAILER', 'TRLR'], needsRange: true },
+  UNIT: { spellings: ['UNIT'], needsRange: true },
+  UPPR: { spellings: ['UPPER', 'UPPR'], needsRange: false },
+};
+
+/** Pub 28 Appendix B, State and possession abbreviations, with the names and older abbreviations people send. */
+const STATE_NAMES: Record<string, readonly string[]> = {
+  AL: ['ALABAMA', 'ALA'],
+  AK: ['ALASKA', 'ALAS'],
+  AZ: ['ARIZONA', 'ARIZ'],
+  AR: ['ARKANSAS', 'ARK'],
+  CA: ['CALIFORNIA', 'CALIF', 'CAL'],
+  CO: ['COLORADO', 'COLO'],
+  CT: ['CONNECTICUT', 'CONN'],
+  DE: ['DELAWARE', 'DEL'],
+  DC: ['DISTRICT OF COLUMBIA', 'WASHINGTON DC', 'WASH DC'],
+  FL: ['FLORIDA', 'FLA'],
+  GA: ['GEORGIA'],
+  HI: ['HAWAII'],
+  ID: ['IDAHO', 'IDA'],
+  IL: ['ILLINOIS', 'ILL'],
+  IN: ['INDIANA', 'IND'],
+  IA: ['IOWA'],
+  KS: ['KANSAS', 'KANS', 'KAN'],
+  KY: ['KENTUCKY'],
+  LA: ['LOUISIANA'],
+  ME: ['MAINE'],
+  MD: ['MARYLAND'],
+  MA: ['MASSACHUSETTS', 'MASS'],
+  MI: ['MICHIGAN', 'MICH'],
+  MN: ['MINNESOTA', 'MINN'],
+  MS: ['MISSISSIPPI', 'MISS'],
+  MO: ['MISSOURI'],
+  MT: ['MONTANA', 'MONT'],
+  NE: ['NEBRASKA', 'NEBR', 'NEB'],
+  NV: ['NEVADA', 'NEV'],
+  NH: ['NEW HAMPSHIRE'],
+  NJ: ['NEW JERSEY'],
+  NM: ['NEW MEXICO', 'N MEX'],
+  NY: ['NEW YORK'],
+  NC: ['NORTH CAROLINA', 'N CAROLINA'],
+  ND: ['NORTH DAKOTA', 'N DAKOTA', 'N DAK'],
+  OH: ['OHIO'],
+  OK: ['OKLAHOMA', 'OKLA'],
+  OR: ['OREGON', 'OREG', 'ORE'],
+  PA: ['PENNSYLVANIA', 'PENNA', 'PENN'],
+  RI: ['RHODE ISLAND'],
+  SC: ['SOUTH CAROLINA', 'S CAROLINA'],
+  SD: ['SOUTH DAKOTA', 'S DAKOTA', 'S DAK'],
+  TN: ['TENNESSEE', 'TENN'],
+  TX: ['TEXAS', 'TEX'],
+  UT: ['UTAH'],
+  VT: ['VERMONT'],
+  VA: ['VIRGINIA'],
+  WA: ['WASHINGTON', 'WASH'],
+  WV: ['WEST VIRGINIA', 'W VIRGINIA', 'W VA'],
+  WI: ['WISCONSIN', 'WISC', 'WIS'],
+  WY: ['WYOMING', 'WYO'],
+  AS: ['AMERICAN SAMOA'],
+  GU: ['GUAM'],
+  MP: ['NORTHERN MARIANA ISLANDS', 'NORTHERN MARIANAS', 'COMMONWEALTH OF THE NORTHERN MARIANA ISLANDS'],
+  PR: ['PUERTO RICO'],
+  VI: ['VIRGIN ISLANDS', 'US VIRGIN ISLANDS', 'UNITED STATES VIRGIN ISLANDS', 'VIRGIN ISLANDS OF THE UNITED STATES'],
+  // The freely associated states also take US mail with these Appendix B codes.
+  FM: ['FEDERATED STATES OF MICRONESIA', 'MICRONESIA'],
+  MH: ['MARSHALL ISLANDS'],
+  PW: ['PALAU'],
+  AA: ['ARMED FORCES AMERICAS', 'ARMED FORCES AMERICA'],
+  AE: [
+    'ARMED FORCES EUROPE',
+    'ARMED FORCES AFRICA',
+    'ARMED FORCES CANADA',
+    'ARMED FORCES MIDDLE EAST',
+    'ARMED FORCES AFRICA CANADA EUROPE MIDDLE EAST',
+    'ARMED FORCES EUROPE MIDDLE EAST AND CANADA',
+  ],
+  AP: ['ARMED FORCES PACIFIC'],
+};
+
+/** Pub 28 military addresses: the unit lines used with APO/FPO/DPO and AA/AE/AP. */
+const MILITARY_UNIT_WORDS = new Set(['PSC', 'CMR', 'UNIT']);
+/** Pub 28 rural route and highway contract route designators, with the spellings people send. */
+const RURAL_ROUTE_FORMS: Record<string, readonly (readonly string[])[]> = {
+  RR: [['RR'], ['R', 'R'], ['RURAL', 'ROUTE'], ['RURAL', 'RTE'], ['RURAL', 'RT'], ['RFD', 'ROUTE'], ['RFD']],
+  HC: [['HC'], ['HCR'], ['HIGHWAY', 'CONTRACT'], ['HWY', 'CONTRACT'], ['STAR', 'ROUTE'], ['STAR', 'RTE']],
+};
+/** Spellings of the Post Office Box designator; the standard is "PO BOX". */
+const PO_BOX_FORMS: readonly (readonly string[])[] = [
+  ['PO', 'BOX'], ['P', 'O', 'BOX'], ['POST', 'OFFICE', 'BOX'], ['POST', 'BOX'], ['POBOX'], ['POB'], ['P', 'O', 'B'], ['PO', 'BX'],
+];
+/**
+ * Numbered highways are written out (Pub 28, highways in the street-name chapter): "HWY 101" is
+ * "HIGHWAY 101", "CO RD 5" is "COUNTY ROAD 5". Applied only when a number follows.
+ */
+const HIGHWAY_WORDS: Record<string, string> = {
+  HWY: 'HIGHWAY', HIGHWAY: 'HIGHWAY', HWAY: 'HIGHWAY', HIWAY: 'HIGHWAY', HIWY: 'HIGHWAY', HIGHWY: 'HIGHWAY',
+  RTE: 'ROUTE', RT: 'ROUTE', ROUTE: 'ROUTE',
+};
+const HIGHWAY_QUALIFIERS: Record<string, string> = { CO: 'COUNTY', CNTY: 'COUNTY', COUNTY: 'COUNTY', STATE: 'STATE', US: 'US' };
+/** After COUNTY or STATE, "RD" before a number is the road's name, written out. */
+const QUALIFIED_ROAD_WORDS: Record<string, string> = { RD: 'ROAD', ROAD: 'ROAD' };
+
+/** House numbers written as words ("One Microsoft Way"): kept as sent, but they are a number. */
+const NUMBER_WORDS = new Set([
+  'ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX', 'SEVEN', 'EIGHT', 'NINE', 'TEN', 'ELEVEN', 'TWELVE',
+  'THIRTEEN', 'FOURTEEN', 'FIFTEEN', 'SIXTEEN', 'SEVENTEEN', 'EIGHTEEN', 'NINETEEN', 'TWENTY',
+  'THIRTY', 'FORTY', 'FIFTY', 'SIXTY', 'SEVENTY', 'EIGHTY', 'NINETY', 'HUNDRED',
+]);
+
+// Lookup maps built once from the tables.
+const SUFFIX_BY_SPELLING = new Map<string, string>();
+for (const [standard, spellings] of Object.entries(STREET_SUFFIXES)) {
+  SUFFIX_BY_SPELLING.set(standard, standard);
+  for (const spelling of spellings) SUFFIX_BY_SPELLING.set(spelling, standard);
+}
+for (const [spelling, standard] of Object.entries(EXTRA_SUFFIX_SPELLINGS)) SUFFIX_BY_SPELLING.set(spelling, standard);
+
+const DESIGNATOR_BY_SPELLING = new Map<string, { code: string; needsRange: boolean }>();
+for (const [code, { spellings, needsRange }] of Object.entries(SECONDARY_UNIT_DESIGNATORS)) {
+  DESIGNATOR_BY_SPELLING.set(code, { code, needsRange });
+  for (const spelling of spellings) DESIGNATOR_BY_SPELLING.set(spelling, { code, needsRange });
+}
+
+const STATE_BY_NAME = new Map<string, string>();
+for (const [code, names] of Object.entries(STATE_NAMES)) {
+  STATE_BY_NAME.set(code, code);
+  for (const name of names) STATE_BY_NAME.set(name, code);
+}
+
+const MILITARY_STATES = new Set(['AA', 'AE', 'AP']);
+
+const isDirectional = (token: string): boolean => Object.hasOwn(DIRECTIONALS, token);
+const ownValue = (table: Record<string, string>, key: string): string | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+
+// ---------------------------------------------------------------------------------------------
+// Text cleaning
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Upper case ASCII words and the few marks that carry meaning: "#", a hyphen between letters or
+ * digits, a slash between digits. Periods go without a trace ("P.O." is "PO", "N.W." is "NW"); an
+ * apostrophe before a final S goes ("LEE'S" is "LEES"), any other becomes a space ("O'FALLON" is
+ * "O FALLON", as the Postal Service writes it); all other punctuation becomes a space.
+ */
+function cleanText(raw: string): string {
+  return raw
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/[\u2018\u2019`]/g, "'")
+    .replace(/'S\b/g, 'S')
+    .replace(/'/g, ' ')
+    .replace(/\./g, '')
+    .replace(/#/g, ' # ')
+    .replace(/(?<![0-9])\/|\/(?![0-9])/g, ' ')
+    .replace(/(?<![A-Z0-9])-|-(?![A-Z0-9])/g, ' ')
+    .replace(/[^A-Z0-9#/\- ]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Words only: no hyphen or slash survives (city names, state names). */
+function cleanWords(raw: string): string {
+  return cleanText(raw).replace(/[#/-]/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+const tokensOf = (text: string): string[] => (text === '' ? [] : text.split(' '));
+const hasDigit = (token: string): boolean => /[0-9]/.test(token);
+/** A unit or box id: letters and digits, hyphens inside; a word only if it is one or two letters. */
+const isUnitId = (token: string | undefined): token is string =>
+  token !== undefined && /^[A-Z0-9]+(-[A-Z0-9]+)*$/.test(token) && (hasDigit(token) || token.length <= 2);
+const ORDINAL = /^([0-9]+)(ST|ND|RD|TH)$/;
+
+function startsWith(tokens: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.every((word, i) => tokens[i] === word);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secondary units (Appendix C2)
+// ---------------------------------------------------------------------------------------------
+
+/** Reads the whole token list as one or more units ("APT 4", "BLDG 2 RM 210", "# 5"); null if it is not. */
+function parseUnits(tokens: readonly string[]): string[] | null {
+  const units: string[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i] as string;
+    const designator = DESIGNATOR_BY_SPELLING.get(token);
+    const ordinal = ORDINAL.exec(token);
+    if (token === '#') {
+      const id = tokens[i + 1];
+      if (!isUnitId(id)) return null;
+      units.push(`# ${id}`);
+      i += 2;
+    } else if (designator) {
+      let next = i + 1;
+      if (tokens[next] === '#') next += 1;
+      const id = tokens[next];
+      if (isUnitId(id)) {
+        units.push(`${designator.code} ${id}`);
+        i = next + 1;
+      } else if (!designator.needsRange && next === i + 1) {
+        units.push(designator.code);
+        i += 1;
+      } else {
+        return null;
+      }
+    } else if (ordinal && DESIGNATOR_BY_SPELLING.get(tokens[i + 1] ?? '')?.code === 'FL') {
+      units.push(`FL ${ordinal[1]}`); // "2nd Floor" is "FL 2"
+      i += 2;
+    } else {
+      return null;
+    }
+  }
+  return units.length > 0 ? units : null;
+}
+
+/** Splits a unit off the end of a street line: the earliest point from which the rest is all units. */
+function splitTrailingUnits(tokens: readonly string[]): { street: string[]; units: string[] } {
+  // At least two words (a number and a name, or a two-word name) stay on the street line, so
+  // "PIER 39" and "KEY WEST AVE" are never read as units.
+  for (let i = 2; i < tokens.length; i += 1) {
+    const units = parseUnits(tokens.slice(i));
+    if (!units) continue;
+    const first = DESIGNATOR_BY_SPELLING.get(tokens[i] as string);
+    const bare = first !== undefined && !isUnitId(tokens[i + 1] === '#' ? tokens[i + 2] : tokens[i + 1]);
+    // A designator without a number ("REAR") counts only after a complete street ("... ST REAR"),
+    // so a name such as "OCEAN FRONT" stays a name.
+    const previous = tokens[i - 1] as string;
+    if (bare && !SUFFIX_BY_SPELLING.has(previous) && !isDirectional(previous)) continue;
+    return { street: tokens.slice(0, i), units };
+  }
+  return { street: [...tokens], units: [] };
+}
+
+/** The secondary line as sent in street_address2: units in standard form, a bare id as "# id". */
+function standardSecondaryLine(tokens: readonly string[]): string | null {
+  if (tokens.length === 0) return null;
+  const units = parseUnits(tokens);
+  if (units) return units.join(' ');
+  if (tokens.length === 1 && isUnitId(tokens[0])) return `# ${tokens[0]}`;
+  return tokens.join(' ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Primary line forms
+// ---------------------------------------------------------------------------------------------
+
+interface PrimaryLine {
+  street: string;
+  /** Units found after the primary part of the line. */
+  units: string[];
+  kind: AddressKind;
+  ruralRoute: boolean;
+}
+
+/** Skips "#" marks, returning the next index. */
+function skipHash(tokens: readonly string[], i: number): number {
+  let j = i;
+  while (tokens[j] === '#') j += 1;
+  return j;
+}
+
+function poBoxLine(tokens: readonly string[]): PrimaryLine | null {
+  for (const form of PO_BOX_FORMS) {
+    if (!startsWith(tokens, form)) continue;
+    const at = skipHash(tokens, form.length);
+    const id = tokens[at];
+    if (id === undefined || !/^[A-Z0-9]+(-[A-Z0-9]+)*$/.test(id)) return null;
+    return { street: `PO BOX ${id}`, units: restAsUnits(tokens.slice(at + 1)), kind: 'po_box', ruralRoute: false };
+  }
+  return null;
+}
+
+function militaryLine(tokens: readonly string[]): PrimaryLine | null {
+  const word = tokens[0];
+  if (word === undefined || !MILITARY_UNIT_WORDS.has(word)) return null;
+  const idAt = skipHash(tokens, 1);
+  const id = tokens[idAt];
+  if (!isUnitId(id)) return null;
+  const boxAt = idAt + 1;
+  if (tokens[boxAt] !== 'BOX') {
+    // "PSC 1234" and "CMR 480" are military on their own; "UNIT 2050" could be any unit.
+    if (word === 'UNIT' || boxAt !== tokens.length) return null;
+    return { street: `${word} ${id}`, units: [], kind: 'military', ruralRoute: false };
+  }
+  const boxIdAt = skipHash(tokens, boxAt + 1);
+  const boxId = tokens[boxIdAt];
+  if (!isUnitId(boxId)) return null;
+  return { street: `${word} ${id} BOX ${boxId}`, units: restAsUnits(tokens.slice(boxIdAt + 1)), kind: 'military', ruralRoute: false };
+}
+
+function ruralRouteLine(tokens: readonly string[]): PrimaryLine | null {
+  for (const [code, forms] of Object.entries(RURAL_ROUTE_FORMS)) {
+    for (const form of forms) {
+      if (!startsWith(tokens, form)) continue;
+      const routeAt = skipHash(tokens, form.length);
+      const route = tokens[routeAt];
+      if (route === undefined || !hasDigit(route)) continue;
+      let street = `${code} ${route}`;
+      let next = routeAt + 1;
+      if (tokens[next] === 'BOX' || tokens[next] === 'BX') {
+        const boxAt = skipHash(tokens, next + 1);
+        const box = tokens[boxAt];
+        if (box !== undefined) {
+          street += ` BOX ${box}`;
+          next = boxAt + 1;
+        }
+      }
+      return { street, units: restAsUnits(tokens.slice(next)), kind: 'street', ruralRoute: true };
+    }
+  }
+  return null;
+}
+
+/** Whatever follows a box form: units if they read as units, else kept as sent. */
+function restAsUnits(tokens: readonly string[]): string[] {
+  if (tokens.length === 0) return [];
+  return parseUnits(tokens) ?? [tokens.join(' ')];
+}
+
+/** Writes numbered highways out: "HWY 101" is "HIGHWAY 101", "CO RD 5" is "COUNTY ROAD 5". */
+function standardHighwayWords(name: readonly string[]): string[] {
+  const out = [...name];
+  for (let i = 0; i < out.length - 1; i += 1) {
+    const word = out[i] as string;
+    const following = out[i + 1] as string;
+    if (!hasDigit(following)) continue;
+    const qualifier = i > 0 ? ownValue(HIGHWAY_QUALIFIERS, out[i - 1] as string) : undefined;
+    const highway = ownValue(HIGHWAY_WORDS, word);
+    const road = ownValue(QUALIFIED_ROAD_WORDS, word);
+    if (highway && (qualifier || highway === 'HIGHWAY' || i === 0)) {
+      out[i] = highway;
+      if (qualifier) out[i - 1] = qualifier;
+    } else if (road && (qualifier === 'COUNTY' || qualifier === 'STATE')) {
+      out[i] = road;
+      out[i - 1] = qualifier;
+    } else if (word === 'CR' && i === 0) {
+      out.splice(i, 1, 'COUNTY', 'ROAD');
+    }
+  }
+  return out;
+}
+
+/** Number, predirectional, name, suffix, postdirectional (Pub 28 street-name order). */
+function standardStreet(tokens: readonly string[]): string {
+  const parts: string[] = [];
+  let i = 0;
+  const first = tokens[0];
+  if (first !== undefined && (hasDigit(first) || NUMBER_WORDS.has(first))) {
+    parts.push(first);
+    i = 1;
+    if (tokens[1] !== undefined && /^[0-9]+\/[0-9]+$/.test(tokens[1])) {
+      parts.push(tokens[1]); // "123 1/2 MAIN ST"
+      i = 2;
+    }
+  }
+  // Hyphens survive only in the house number.
+  let core = tokens.slice(i).flatMap((token) => token.split('-')).filter((token) => token !== '' && token !== '#');
+  let post: string | null = null;
+  let pre: string | null = null;
+  const last = core[core.length - 1];
+  if (core.length >= 2 && last !== undefined && isDirectional(last) && core.slice(0, -1).some((t) => !isDirectional(t))) {
+    post = DIRECTIONALS[last] as string;
+    core = core.slice(0, -1);
+  }
+  const head = core[0];
+  if (core.length >= 2 && head !== undefined && isDirectional(head)) {
+    // A directional is the street name when only a suffix would be left ("NORTH ST", "N ST NW").
+    const remaining = core.slice(1);
+    const onlySuffixLeft = remaining.length === 1 && SUFFIX_BY_SPELLING.has(remaining[0] as string);
+    if (!onlySuffixLeft) {
+      pre = DIRECTIONALS[head] as string;
+      core = remaining;
+    }
+  }
+  core = standardHighwayWords(core);
+  const suffix = core[core.length - 1];
+  // The suffix is the last word of a name of two words or more ("PARK AVE"); a lone suffix word
+  // is the name itself ("123 PARKWAY"), and a suffix word first is part of the name ("AVENUE B").
+  if (core.length >= 2 && suffix !== undefined && SUFFIX_BY_SPELLING.has(suffix)) {
+    core[core.length - 1] = SUFFIX_BY_SPELLING.get(suffix) as string;
+  }
+  if (pre) parts.push(pre);
+  parts.push(...core);
+  if (post) parts.push(post);
+  return parts.join(' ');
+}
+
+function primaryLine(tokens: readonly string[]): PrimaryLine {
+  if (tokens.length === 2 && tokens[0] === 'GENERAL' && tokens[1] === 'DELIVERY') {
+    return { street: 'GENERAL DELIVERY', units: [], kind: 'general_delivery', ruralRoute: false };
+  }
+  const special = poBoxLine(tokens) ?? militaryLine(tokens) ?? ruralRouteLine(tokens);
+  if (special) return special;
+  const { street, units } = splitTrailingUnits(tokens);
+  return { street: standardStreet(street), units, kind: 'street', ruralRoute: false };
+}
+
+/** Begins with a house number, or is a box, route or delivery form: a line that can be delivered to. */
+function looksLikeStreetLine(tokens: readonly string[]): boolean {
+  const first = tokens[0];
+  if (first === undefined) return false;
+  if (parseUnits(tokens) || (tokens.length === 1 && isUnitId(first))) return false;
+  const line = primaryLine(tokens);
+  return line.kind !== 'street' || line.ruralRoute || hasDigit(first) || NUMBER_WORDS.has(first);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public API
+// ---------------------------------------------------------------------------------------------
+
+/** Two-letter state code (Pub 28 Appendix B) from a code or name in any case; null when it names no US state. */
+export function stateCode(province: string): string | null {
+  let words = cleanWords(province);
+  if (/^[A-Z] [A-Z]$/.test(words)) words = words.replace(' ', ''); // "N. Y." is "NY"
+  return STATE_BY_NAME.get(words) ?? null;
+}
+
+function parseZip(zip: string | null): { zip5: string | null; zip4: string | null } {
+  const match = /^([0-9]{5})(?:-?([0-9]{4}))?$/.exec((zip ?? '').replace(/\s+/g, ''));
+  if (!match) return { zip5: null, zip4: null };
+  return { zip5: match[1] as string, zip4: match[2] ?? null };
+}
+
+export function standardizeAddress(input: AddressInput): StandardizedAddress {
+  const line1 = tokensOf(cleanText(input.streetAddress1 ?? ''));
+  const line2 = tokensOf(cleanText(input.streetAddress2 ?? ''));
+
+  // A firm or "care of" line in street_address1 with the street in street_address2: the street
+  // line is the primary line; a unit sent first ("Apt 4" / "123 Main St") is still the unit.
+  let primaryTokens = line1;
+  let secondaryTokens = line2;
+  if (!looksLikeStreetLine(line1) && looksLikeStreetLine(line2)) {
+    primaryTokens = line2;
+    secondaryTokens = parseUnits(line1) ? line1 : [];
+  }
+
+  const primary = primaryLine(primaryTokens);
+  const secondaryParts = [...primary.units];
+  const sentSecondary = standardSecondaryLine(secondaryTokens);
+  if (sentSecondary !== null && !secondaryParts.includes(sentSecondary)) secondaryParts.push(sentSecondary);
+
+  const city = input.city === null ? '' : cleanWords(input.city);
+  return {
+    street: primary.street,
+    secondary: secondaryParts.length > 0 ? secondaryParts.join(' ') : null,
+    city: city === '' ? null : city,
+    state: input.province === null ? null : stateCode(input.province),
+    ...parseZip(input.zip),
+  };
+}
+
+/** What kind of delivery point the standardised primary line names. */
+export function addressKind(address: StandardizedAddress): AddressKind {
+  const street = address.street;
+  if (/^(PSC|CMR|UNIT) [A-Z0-9-]+ BOX [A-Z0-9-]+$/.test(street) || /^(PSC|CMR) [A-Z0-9-]+$/.test(street)) return 'military';
+  if (/^PO BOX /.test(street)) return 'po_box';
+  if (street === 'GENERAL DELIVERY') return 'general_delivery';
+  if (address.state !== null && MILITARY_STATES.has(address.state)) return 'military';
+  return 'street';
+}

@@ -1,0 +1,131 @@
+// Verifying an address for a caller (SPEC.md §2.8, §2.9, §8): test keys answer locally; addresses
+// outside the US answer unknown without a lookup; identical addresses are looked up once per 24
+// hours (the cache lives in PostgreSQL, shared by every instance); a verifier that fails or is
+// slow gives unknown, never an error. Nothing here touches orders, shipments or premiums.
+import { createHash } from 'node:crypto';
+import zipcodes from 'zipcodes';
+import type { Database } from '../db/client.js';
+import { standardizeAddress, type StandardizedAddress } from './address-standardization.js';
+import {
+  settleVerification,
+  unknownVerification,
+  type AddressInput,
+  type AddressVerifier,
+  type DeliveryAddress,
+  type Verification,
+} from './addresses.js';
+import type { Caller } from './api-keys.js';
+
+export const LOOKUP_REUSE_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_VERIFIER_TIMEOUT_MS = 3_000;
+
+/** Answers that say the verifier could not be asked: never reused, the next request asks again. */
+const TRANSIENT_REASONS = new Set([
+  'verifier_timeout',
+  'verifier_unavailable',
+  'verifier_rate_limited',
+  'verifier_misconfigured',
+  'verifier_rejected',
+]);
+
+export interface VerificationSettings {
+  verifier: AddressVerifier;
+  timeoutMs: number;
+}
+
+function isUnitedStates(countryCode: string | null): boolean {
+  return countryCode === null || countryCode.trim().toUpperCase() === 'US';
+}
+
+/** Test keys: computed locally, no lookup and no cache entry. ZIP 00000 is the undeliverable one. */
+function testModeVerification(standard: StandardizedAddress): Verification {
+  if (standard.zip5 === '00000') {
+    return {
+      verdict: 'undeliverable',
+      reason: 'test_undeliverable_zip',
+      message: 'Test mode: ZIP 00000 always answers undeliverable.',
+      address: null,
+      changes: [],
+      flags: [],
+    };
+  }
+  const place = standard.zip5 === null ? null : zipcodes.lookup(standard.zip5);
+  const address: DeliveryAddress = {
+    streetAddress1: standard.street,
+    streetAddress2: standard.secondary,
+    city: standard.city ?? place?.city.toUpperCase() ?? '',
+    province: standard.state ?? place?.state ?? '',
+    zip: standard.zip5 ?? place?.zip ?? '',
+    zip4: standard.zip4,
+  };
+  return {
+    verdict: 'deliverable',
+    reason: 'test_deliverable',
+    message: 'Test mode: any well-formed address is deliverable; nothing was looked up.',
+    address,
+    changes: [],
+    flags: [],
+  };
+}
+
+/** The dedupe key: the verifier and the standardised address, hashed, so the table holds no address. */
+function lookupKey(verifierName: string, standard: StandardizedAddress): string {
+  const canonical = JSON.stringify([verifierName, standard.street, standard.secondary, standard.city, standard.state, standard.zip5, standard.zip4]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** Runs the verifier with a deadline; a throw or the deadline becomes unknown. */
+async function askVerifier(settings: VerificationSettings, input: AddressInput): Promise<Verification> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<Verification>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve(unknownVerification('verifier_timeout', 'The address verifier did not answer in time; nothing is known about the address.'));
+    }, settings.timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      settings.verifier.verify(input, controller.signal).catch(() =>
+        unknownVerification('verifier_unavailable', 'The address verifier could not be reached; nothing is known about the address.'),
+      ),
+      deadline,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function verifyAddress(
+  db: Database,
+  settings: VerificationSettings,
+  caller: Caller,
+  input: AddressInput,
+  now: Date,
+): Promise<Verification> {
+  if (!isUnitedStates(input.countryCode)) {
+    return unknownVerification('outside_us', 'Only US addresses are verified; this one was not checked.');
+  }
+  const standard = standardizeAddress(input);
+  if (caller.mode === 'test') return settleVerification(testModeVerification(standard));
+
+  const keyHash = lookupKey(settings.verifier.name, standard);
+  const cached = await db.addressLookup.findUnique({ where: { keyHash } });
+  if (cached && cached.expiresAt.getTime() > now.getTime()) return cached.result as unknown as Verification;
+
+  const verification = settleVerification(await askVerifier(settings, input));
+  if (!TRANSIENT_REASONS.has(verification.reason)) {
+    const expiresAt = new Date(now.getTime() + LOOKUP_REUSE_MS);
+    const result = verification as unknown as object;
+    await db.addressLookup.upsert({
+      where: { keyHash },
+      create: { keyHash, verifier: settings.verifier.name, result, createdAt: now, expiresAt },
+      update: { result, createdAt: now, expiresAt },
+    });
+    // Purge a bounded batch of expired lookups with each write, so the table stays small without a job.
+    await db.$executeRaw`
+      DELETE FROM address_lookups WHERE key_hash IN (
+        SELECT key_hash FROM address_lookups WHERE expires_at <= ${now} LIMIT 100)`;
+  }
+  return verification;
+}

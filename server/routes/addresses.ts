@@ -1,0 +1,59 @@
+import { initServer } from '@ts-rest/express';
+import type { z } from 'zod';
+import { addressesContract, type AddressVerificationRequest, type AddressVerificationResponse } from '../../contract/index.js';
+import { deliverableOf, type AddressInput, type Verification } from '../domain/addresses.js';
+import { verifyAddress } from '../domain/address-verification.js';
+import type { AppDeps } from '../deps.js';
+import { callerOf } from '../http/authenticate.js';
+
+const s = initServer();
+
+type Body = z.output<typeof AddressVerificationRequest>;
+
+/** The body's address (or shipping_details in its place), trimmed; names and phones are never read. */
+function addressInput(body: Body): AddressInput {
+  const sent = body.address ?? body.shipping_details ?? {};
+  const text = (value: string | null | undefined) => (value === undefined || value === null || value.trim() === '' ? null : value.trim());
+  return {
+    streetAddress1: text(sent.street_address1) ?? '',
+    streetAddress2: text(sent.street_address2),
+    city: text(sent.city),
+    province: text(sent.province),
+    zip: text(sent.zip),
+    countryCode: text(sent.country_code),
+  };
+}
+
+function toResponse(verification: Verification): z.input<typeof AddressVerificationResponse> {
+  const { address } = verification;
+  return {
+    verdict: verification.verdict,
+    deliverable: deliverableOf(verification.verdict),
+    reason: verification.reason,
+    message: verification.message,
+    address:
+      address === null
+        ? null
+        : {
+            street_address1: address.streetAddress1,
+            street_address2: address.streetAddress2,
+            city: address.city,
+            province: address.province,
+            zip: address.zip,
+            zip4: address.zip4,
+            country_code: 'US',
+          },
+    changes: verification.changes,
+    flags: verification.flags,
+  };
+}
+
+export const addressesRouter = ({ db, clock, addresses }: AppDeps) =>
+  s.router(addressesContract, {
+    verify: async ({ body, req }) => {
+      // Every request counts against the address limits, cached or not: the rate limiter sits in
+      // front of this route (the counting point), before any cache is consulted.
+      const verification = await verifyAddress(db, addresses, callerOf(req), addressInput(body), clock.now());
+      return { status: 200, body: toResponse(verification) };
+    },
+  });
