@@ -2,12 +2,15 @@
 // authentication, body parsing, validation errors, unknown routes, error mapping). Tests import it.
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express from 'express';
+import helmet from 'helmet';
 import { contract } from '../contract/index.js';
 import { buildOpenApiDocument } from '../contract/openapi.js';
 import type { AppDeps } from './deps.js';
 import { authenticateKey } from './http/authenticate.js';
+import { docsPage } from './http/docs-page.js';
 import { parseJsonBody } from './http/body.js';
 import { errorHandler, requestValidationErrorHandler, unmatchedRoute } from './http/errors.js';
+import { healthRoutes } from './http/health.js';
 import { requestContext } from './http/request-context.js';
 import { authenticateSignature } from './http/signatures.js';
 import { ordersRouter } from './routes/orders.js';
@@ -26,13 +29,27 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Behind N proxies the shopper's IP is N hops back in X-Forwarded-For (browser quote limits).
+  app.set('trust proxy', deps.trustedProxies ?? 0);
 
-  app.use(requestContext(deps.logger));
+  app.use(requestContext(deps.logger, deps.metrics));
+
+  app.use(healthRoutes(deps));
+  app.use(helmet());
+  if (deps.exposeMetrics) {
+    app.get('/metrics', (_req, res, next) => {
+      deps.metrics.registry
+        .metrics()
+        .then((text) => res.type(deps.metrics.registry.contentType).send(text))
+        .catch(next);
+    });
+  }
 
   const openApiDocument = buildOpenApiDocument();
   app.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
+  app.use(docsPage());
 
   const router = s.router(contract, {
     quotes: quotesRouter(deps),
@@ -49,11 +66,17 @@ export function createApp(deps: AppDeps): express.Express {
     jsonQuery: false,
     responseValidation: true,
     // Order of checks (DESIGN.md §4): the key, the body (signatures need its raw bytes), then validation.
-    globalMiddleware: [authenticateKey(deps.db), parseJsonBody, authenticateSignature(deps)],
+    // Limits are counted after the key is known and before the body is read: every request counts.
+    globalMiddleware: [
+      authenticateKey(deps.db),
+      ...(deps.rateLimiting ? [deps.rateLimiting.middleware] : []),
+      parseJsonBody,
+      authenticateSignature(deps),
+    ],
     requestValidationErrorHandler,
   });
 
-  app.use(unmatchedRoute(contract, [{ method: 'GET', path: '/openapi.json' }]));
+  app.use(unmatchedRoute(contract, [{ method: 'GET', path: '/openapi.json' }, { method: 'GET', path: '/healthz' }, { method: 'GET', path: '/readyz' }, { method: 'GET', path: '/docs' }]));
   app.use(errorHandler(deps.logger));
   return app;
 }

@@ -1,6 +1,10 @@
 // Configuration from the environment, validated once at start-up: a bad value stops the process
 // with one clear line instead of failing later.
 import { z } from 'zod';
+import type { RateLimitSettings } from './http/rate-limit.js';
+
+const Flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+const PerPeriod = z.coerce.number().int().min(1).max(10_000_000);
 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -13,9 +17,20 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   TRACKING_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   EASYPOST_API_KEY: z.string().optional(),
   EASYPOST_BASE_URL: z.string().url('must be a URL').optional(),
   EASYPOST_WEBHOOK_SECRET: z.string().optional(),
+  RATE_LIMITS_ENABLED: Flag.default('true'),
+  RATE_LIMIT_ORDERS_PER_MINUTE: PerPeriod.default(120),
+  RATE_LIMIT_ADDRESSES_PER_MINUTE: PerPeriod.default(120),
+  RATE_LIMIT_ADDRESSES_PER_DAY: PerPeriod.default(10_000),
+  RATE_LIMIT_QUOTES_PER_MINUTE: PerPeriod.default(600),
+  RATE_LIMIT_QUOTES_PER_MINUTE_PER_IP: PerPeriod.default(30),
+  RATE_LIMIT_OTHER_PER_MINUTE: PerPeriod.default(120),
+  TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
+  METRICS_ENABLED: Flag.default('false'),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   ADDRESS_VERIFIER: z.enum(['auto', 'offline', 'usps', 'smarty']).default('auto'),
   ADDRESS_VERIFIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
   USPS_CLIENT_ID: z.string().optional(),
@@ -34,9 +49,18 @@ export interface Config {
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
   dbPoolSize: number;
   trackingPollIntervalSeconds: number;
+  /** How long a shutdown waits for in-flight requests before cutting them. */
+  shutdownTimeoutMs: number;
   easyPostApiKey: string | undefined;
   easyPostBaseUrl: string | undefined;
   easyPostWebhookSecret: string | undefined;
+  /** Null when RATE_LIMITS_ENABLED is false. */
+  rateLimits: RateLimitSettings | null;
+  trustedProxies: number;
+  /** Serve /metrics on the API port. */
+  metricsEnabled: boolean;
+  /** Serve /metrics on this port instead (or as well). */
+  metricsPort: number | undefined;
   addressVerifier: {
     choice: 'auto' | 'offline' | 'usps' | 'smarty';
     timeoutMs: number;
@@ -71,9 +95,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: c.LOG_LEVEL,
     dbPoolSize: c.DB_POOL_SIZE,
     trackingPollIntervalSeconds: c.TRACKING_POLL_INTERVAL_SECONDS,
+    shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     easyPostApiKey: c.EASYPOST_API_KEY,
     easyPostBaseUrl: c.EASYPOST_BASE_URL,
     easyPostWebhookSecret: c.EASYPOST_WEBHOOK_SECRET,
+    rateLimits: c.RATE_LIMITS_ENABLED
+      ? {
+          ordersPerMinute: c.RATE_LIMIT_ORDERS_PER_MINUTE,
+          addressesPerMinute: c.RATE_LIMIT_ADDRESSES_PER_MINUTE,
+          addressesPerDay: c.RATE_LIMIT_ADDRESSES_PER_DAY,
+          quotesPerMinute: c.RATE_LIMIT_QUOTES_PER_MINUTE,
+          quotesPerMinutePerIp: c.RATE_LIMIT_QUOTES_PER_MINUTE_PER_IP,
+          otherPerMinute: c.RATE_LIMIT_OTHER_PER_MINUTE,
+        }
+      : null,
+    trustedProxies: c.TRUSTED_PROXIES,
+    metricsEnabled: c.METRICS_ENABLED,
+    metricsPort: c.METRICS_PORT,
     addressVerifier: {
       choice: c.ADDRESS_VERIFIER,
       timeoutMs: c.ADDRESS_VERIFIER_TIMEOUT_MS,

@@ -4,6 +4,8 @@ import type { Database } from './db/client.js';
 import type { Clock } from './domain/clock.js';
 import type { VerificationSettings } from './domain/address-verification.js';
 import type { ShipmentTracking } from './domain/shipments.js';
+import type { Metrics } from './http/metrics.js';
+import type { RateLimiting } from './http/rate-limit.js';
 
 export interface AppDeps {
   db: Database;
@@ -12,6 +14,13 @@ export interface AppDeps {
   tracking: ShipmentTracking;
   /** The address verifier in use and its deadline. */
   addresses: VerificationSettings;
+  metrics: Metrics;
+  /** Serve /metrics on the API port (otherwise only on a separate port, or not at all). */
+  exposeMetrics?: boolean;
+  /** Shared rate limits; absent means unlimited (self-hosters may turn them off). */
+  rateLimiting?: RateLimiting;
+  /** Proxies in front of the service whose X-Forwarded-For is trusted. */
+  trustedProxies?: number;
   /** EasyPost's webhook secret; without it the EasyPost webhook endpoint answers 404. */
   easyPostWebhookSecret?: string;
 }

@@ -1,6 +1,6 @@
 // npm start: configuration, database (embedded unless DATABASE_URL), migrations, then the API.
-import type { Server } from 'node:http';
-import { pino } from 'pino';
+import { createServer } from 'node:http';
+import { pino, type Logger } from 'pino';
 import { createAddressVerifier } from './addresses/index.js';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -9,8 +9,30 @@ import { takeOverShutdownSignals } from './db/embedded.js';
 import { resolveDatabase } from './db/resolve.js';
 import { createDemoStoreIfEmpty, describeDemoStore } from './demo-store.js';
 import { systemClock } from './domain/clock.js';
+import { createGracefulServer } from './http/graceful-server.js';
+import { createMetrics } from './http/metrics.js';
+import { createRateLimiting } from './http/rate-limit.js';
 import { startTrackingJobs } from './jobs/tracking-jobs.js';
+import { createLogger } from './logger.js';
 import { createTrackingProvider } from './tracking/index.js';
+
+/**
+ * Resolves once the log lines written so far have reached stdout. pino writes asynchronously;
+ * process.exit() during a write would lose lines or put them out of order.
+ */
+async function logsWritten(logger: Logger): Promise<void> {
+  const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as
+    | { _writing?: boolean; once?: (event: 'drain', listener: () => void) => unknown }
+    | undefined;
+  if (!stream?._writing || typeof stream.once !== 'function') return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 1000);
+    stream.once?.('drain', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 
 function readConfig(): Config {
   try {
@@ -26,7 +48,7 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const logger = pino({ level: config.logLevel, base: { service: 'order-protection' } });
+  const logger = createLogger(config.logLevel);
   const database = await resolveDatabase(config, (message) => logger.debug({ component: 'postgres' }, message.trim()));
   const db = createDatabase(database.url, { poolSize: config.dbPoolSize });
 
@@ -47,6 +69,8 @@ async function main(): Promise<void> {
   });
 
   const addressVerifier = createAddressVerifier(config.addressVerifier);
+  const metrics = createMetrics(db, { processMetrics: true });
+  const rateLimiting = config.rateLimits ? createRateLimiting(database.url, config.rateLimits, metrics) : undefined;
   const app = createApp({
     db,
     clock: systemClock,
@@ -54,28 +78,86 @@ async function main(): Promise<void> {
     tracking: { providerName: provider.name, scheduler: jobs.scheduler },
     addresses: { verifier: addressVerifier, timeoutMs: config.addressVerifier.timeoutMs },
     easyPostWebhookSecret: config.easyPostWebhookSecret,
+    metrics,
+    exposeMetrics: config.metricsEnabled,
+    rateLimiting,
+    trustedProxies: config.trustedProxies,
   });
-  const server: Server = app.listen(config.port, config.host, () => {
+  // Metrics on a port of their own keep them off the public listener.
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : createServer((req, res) => {
+          if (req.url !== '/metrics') {
+            res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+            return;
+          }
+          metrics.registry
+            .metrics()
+            .then((text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text))
+            .catch(() => res.writeHead(500).end());
+        }).listen(config.metricsPort, config.host);
+  const http = createGracefulServer(app);
+  http.server.listen(config.port, config.host, () => {
     logger.info(
-      { host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'DATABASE_URL', tracking: provider.name, address_verifier: addressVerifier.name },
+      { pid: process.pid, host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'DATABASE_URL', tracking: provider.name, address_verifier: addressVerifier.name },
       `listening on http://${config.host}:${config.port}`,
     );
   });
 
+  // Graceful shutdown on SIGTERM or SIGINT: stop accepting and drain the HTTP server (in-flight
+  // requests finish, for SHUTDOWN_TIMEOUT_MS at most), then stop the job workers, the rate-limit
+  // store, the database pool and the embedded PostgreSQL (if this process started it), in that
+  // order. Exit 0 when everything stopped cleanly, 1 when requests were cut or a step failed.
   let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'already shutting down; signal ignored');
+      return;
+    }
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await jobs.stop();
-    await db.$disconnect();
-    await database.embedded?.stop();
-    process.exit(0);
+    // Each step below is bounded (drain deadline, pg-boss stop timeout); this is the backstop.
+    setTimeout(() => {
+      logger.error({ signal }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 30_000).unref();
+    logger.info({ signal, in_flight: http.inFlight(), timeout_ms: config.shutdownTimeoutMs }, 'shutting down');
+
+    let clean = true;
+    const { cut } = await http.drain(config.shutdownTimeoutMs);
+    if (cut > 0) {
+      clean = false;
+      logger.error({ cut, timeout_ms: config.shutdownTimeoutMs }, `drain timed out; ${cut} in-flight request(s) cut`);
+    } else {
+      logger.info('http server drained');
+    }
+    metricsServer?.close();
+
+    const step = async (name: string, action: () => Promise<unknown> | undefined) => {
+      try {
+        await action();
+      } catch (error) {
+        clean = false;
+        // Name and code only: driver messages can quote connection details.
+        logger.error(
+          { step: name, error_name: error instanceof Error ? error.name : typeof error, error_code: (error as { code?: unknown } | null)?.code },
+          'shutdown step failed',
+        );
+      }
+    };
+    await step('jobs', () => jobs.stop());
+    await step('rate_limits', () => rateLimiting?.close());
+    await step('database', () => db.$disconnect());
+    await step('embedded_postgres', () => database.embedded?.stop());
+
+    const code = clean ? 0 : 1;
+    logger.info({ signal, exit_code: code }, 'stopped');
+    await logsWritten(logger);
+    process.exit(code);
   };
   takeOverShutdownSignals();
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', (signal) => void stop(signal));
+  process.on('SIGINT', (signal) => void stop(signal));
 }
 
 main().catch((error: unknown) => {

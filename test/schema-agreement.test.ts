@@ -54,6 +54,7 @@ function expectedUdt(field: DmmfField): string {
     const native = field.nativeType?.[0];
     switch (field.type) {
       case 'String':
+        if (native === 'VarChar') return 'varchar';
         return native === 'Uuid' ? 'uuid' : 'text';
       case 'Int':
         return 'int4';

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { modeOfPresentedKey } from '../domain/api-keys.js';
+import type { Metrics } from './metrics.js';
 import './request-types.js';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -21,7 +22,7 @@ export function setModeHeaders(res: { setHeader(name: string, value: string): un
   res.setHeader('X-Legacy-Mode', mode);
 }
 
-export function requestContext(logger: Logger): RequestHandler {
+export function requestContext(logger: Logger, metrics?: Metrics): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const incoming = req.get('x-request-id');
@@ -29,18 +30,21 @@ export function requestContext(logger: Logger): RequestHandler {
     res.setHeader('X-Request-Id', req.requestId);
     setModeHeaders(res, modeOfPresentedKey(presentedKey(req)));
     res.on('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       // Route pattern rather than URL, and never headers or bodies: no key or personal data in logs.
+      const route = req.tsRestRoute?.path ?? (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
       logger.info(
         {
           request_id: req.requestId,
           method: req.method,
-          route: req.tsRestRoute?.path ?? null,
+          route,
           status: res.statusCode,
-          duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+          duration_ms: durationMs,
           mode: res.getHeader('X-Service-Mode'),
         },
         'request',
       );
+      metrics?.requestCompleted(route, req.method, res.statusCode, durationMs / 1000);
     });
     next();
   };

@@ -57,10 +57,12 @@ function toOrderResponse(order: OrderRecord): z.input<typeof OrderResponse> {
   };
 }
 
-export const ordersRouter = ({ db, clock }: AppDeps) =>
+export const ordersRouter = ({ db, clock, metrics }: AppDeps) =>
   s.router(ordersContract, {
     create: async ({ body, req }) => {
-      const order = await createOrder(db, callerOf(req), body, clock.now());
+      const caller = callerOf(req);
+      const order = await createOrder(db, caller, body, clock.now());
+      if (caller.mode === 'live') metrics.premiumBooked(order.paidToInsureCents);
       return { status: 201, body: toOrderResponse(order) };
     },
     get: async ({ params, req }) => {

@@ -13,7 +13,7 @@ const s = initServer();
 
 type Acknowledgement = z.input<typeof WebhookAcknowledgement>;
 
-export const webhooksRouter = ({ db, clock, tracking }: AppDeps) =>
+export const webhooksRouter = ({ db, clock, tracking, metrics }: AppDeps) =>
   s.router(webhooksContract, {
     receive: async ({ body, req, res }) => {
       if (!req.platform) throw new AppError('unauthorized', 'The message is not signed.');
@@ -23,6 +23,7 @@ export const webhooksRouter = ({ db, clock, tracking }: AppDeps) =>
       switch (body.event) {
         case 'order.placed': {
           const result = await ingestPushedOrder(db, store, req.platform.slug, body, now);
+          if (result.mode === 'live' && !result.duplicate) metrics.premiumBooked(result.premiumCents);
           ack = { received: true, event: body.event, mode: result.mode, order_id: result.orderId, premium_cents: result.premiumCents, duplicate: result.duplicate };
           break;
         }
@@ -33,6 +34,7 @@ export const webhooksRouter = ({ db, clock, tracking }: AppDeps) =>
         }
         case 'refund.created': {
           const result = await reverseRefund(db, store, body, now);
+          metrics.premiumReversed(result.reversedCents);
           ack = {
             received: true,
             event: body.event,

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
 import { inject } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { createDatabase, type Database } from '../../server/db/client.js';
@@ -13,6 +12,10 @@ import { issueApiKey } from '../../server/domain/api-keys.js';
 import type { Clock } from '../../server/domain/clock.js';
 import type { AddressVerifier } from '../../server/domain/addresses.js';
 import type { TrackingProvider } from '../../server/domain/tracking.js';
+import { createMetrics } from '../../server/http/metrics.js';
+import { createRateLimiting, type RateLimitSettings } from '../../server/http/rate-limit.js';
+import { createLogger } from '../../server/logger.js';
+import type { Logger } from 'pino';
 import { createOfflineVerifier } from '../../server/addresses/offline.js';
 import { startTrackingJobs, type TrackingJobs } from '../../server/jobs/tracking-jobs.js';
 import { createSandboxProvider } from '../../server/tracking/sandbox.js';
@@ -61,13 +64,20 @@ export interface ServiceOptions {
   /** Defaults to the offline verifier. */
   addressVerifier?: AddressVerifier;
   addressTimeoutMs?: number;
+  /** Rate limits are off in tests unless given. */
+  rateLimits?: RateLimitSettings;
+  trustedProxies?: number;
+  exposeMetrics?: boolean;
+  logger?: Logger;
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<TestService> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const db = createDatabase(databaseUrl, { poolSize: 25 });
   const clock = new TestClock();
-  const logger = pino({ level: 'silent' });
+  const logger = options.logger ?? createLogger('silent');
+  const metrics = createMetrics(db);
+  const rateLimiting = options.rateLimits ? createRateLimiting(databaseUrl, options.rateLimits, metrics) : undefined;
   const provider = options.provider ?? createSandboxProvider();
   const jobs = await startTrackingJobs({
     databaseUrl,
@@ -86,6 +96,10 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     tracking: { providerName: provider.name, scheduler: jobs.scheduler },
     addresses: { verifier: options.addressVerifier ?? createOfflineVerifier(), timeoutMs: options.addressTimeoutMs ?? 3000 },
     easyPostWebhookSecret: options.easyPostWebhookSecret,
+    metrics,
+    rateLimiting,
+    trustedProxies: options.trustedProxies,
+    exposeMetrics: options.exposeMetrics,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -100,6 +114,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs.stop();
+      await rateLimiting?.close();
       await db.$disconnect();
     },
   };

@@ -1,0 +1,83 @@
+// Prometheus metrics (prom-client): request counts and latency by route and status, rate-limit
+// rejections, premium booked and reversed, and how late tracking polls run. One registry per app,
+// so several apps in one process (tests) never share counters. Exposed at /metrics only when
+// enabled, or on a separate port (server/main.ts).
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Database } from '../db/client.js';
+import type { RateLimitObserver } from './rate-limit.js';
+
+export interface Metrics extends RateLimitObserver {
+  readonly registry: Registry;
+  requestCompleted(route: string, method: string, status: number, seconds: number): void;
+  premiumBooked(cents: number): void;
+  premiumReversed(cents: number): void;
+}
+
+export function createMetrics(db: Database, options: { processMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by route pattern, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const rejections = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests refused with 429, by limit.',
+    labelNames: ['limit'] as const,
+    registers: [registry],
+  });
+  const booked = new Counter({
+    name: 'premium_booked_cents_total',
+    help: 'Premium booked by new live orders (REST and platform pushes), in cents.',
+    registers: [registry],
+  });
+  const reversed = new Counter({
+    name: 'premium_reversed_cents_total',
+    help: 'Premium reversed by refunds, in cents.',
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'tracking_job_lag_seconds',
+    help: 'How long the oldest due tracking poll has been waiting (0 when none is due).',
+    registers: [registry],
+    async collect() {
+      // Read at scrape time from the queue itself, so it is the same whichever instance answers.
+      try {
+        const rows = await db.$queryRaw<Array<{ lag: number | null }>>`
+          SELECT EXTRACT(EPOCH FROM (now() - min(start_after)))::float8 AS lag
+            FROM pgboss.job WHERE name = 'tracking-poll' AND state IN ('created', 'retry') AND start_after <= now()`;
+        this.set(Math.max(0, rows[0]?.lag ?? 0));
+      } catch {
+        this.set(0);
+      }
+    },
+  });
+
+  return {
+    registry,
+    requestCompleted(route, method, status, seconds) {
+      const labels = { route, method, status: String(status) };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
+    },
+    rejected(limit) {
+      rejections.inc({ limit });
+    },
+    premiumBooked(cents) {
+      if (cents > 0) booked.inc(cents);
+    },
+    premiumReversed(cents) {
+      if (cents > 0) reversed.inc(cents);
+    },
+  };
+}

@@ -1,0 +1,135 @@
+// Rate limits (SPEC.md §8, §1 point 4), counted in PostgreSQL so every instance shares them:
+//   orders and shipments      120 / minute per store
+//   address verification      120 / minute and 10,000 / day per store (cached answers count too)
+//   quotes, backend origin    600 / minute per store
+//   quotes, browser origin     30 / minute per shopper IP (and the store figure above)
+//   claims and billing        120 / minute per store
+// Test keys are limited like live keys, in buckets of their own so test traffic never eats the
+// live budget. Platform and provider webhooks are not limited: refusing them would lose money.
+// Every figure is configurable (server/config.ts).
+import type { RequestHandler, Response } from 'express';
+import pg from 'pg';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { AppError } from '../domain/errors.js';
+import './request-types.js';
+
+export interface RateLimitSettings {
+  ordersPerMinute: number;
+  addressesPerMinute: number;
+  addressesPerDay: number;
+  quotesPerMinute: number;
+  quotesPerMinutePerIp: number;
+  otherPerMinute: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  ordersPerMinute: 120,
+  addressesPerMinute: 120,
+  addressesPerDay: 10_000,
+  quotesPerMinute: 600,
+  quotesPerMinutePerIp: 30,
+  otherPerMinute: 120,
+};
+
+type LimitName = 'orders' | 'addresses_minute' | 'addresses_day' | 'quotes' | 'quotes_ip' | 'other';
+
+interface Limit {
+  name: LimitName;
+  points: number;
+  durationSeconds: number;
+  /** What the limit is counted against, in words, for the 429 message. */
+  per: string;
+}
+
+export interface RateLimiting {
+  middleware: RequestHandler;
+  close(): Promise<void>;
+}
+
+export interface RateLimitObserver {
+  rejected(limit: string): void;
+}
+
+/** Which limits a route counts against, by its path in the contract. */
+function limitsFor(path: string, quoteOrigin: 'backend' | 'browser', limits: Record<LimitName, Limit>): Limit[] {
+  if (path.startsWith('/v2/orders') || path.startsWith('/v1/orders') || path.startsWith('/v1/shipments')) return [limits.orders];
+  if (path.startsWith('/v2/addresses')) return [limits.addresses_minute, limits.addresses_day];
+  if (path.startsWith('/v2/quotes')) return quoteOrigin === 'browser' ? [limits.quotes_ip, limits.quotes] : [limits.quotes];
+  return [limits.other];
+}
+
+function setHeaders(res: Response, limit: Limit, result: RateLimiterRes): void {
+  res.setHeader('RateLimit-Limit', String(limit.points));
+  res.setHeader('RateLimit-Remaining', String(Math.max(0, result.remainingPoints)));
+  res.setHeader('RateLimit-Reset', String(Math.ceil(result.msBeforeNext / 1000)));
+}
+
+export function createRateLimiting(databaseUrl: string, settings: RateLimitSettings, observer?: RateLimitObserver): RateLimiting {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, application_name: 'order-protection-rate-limits' });
+  const define = (name: LimitName, points: number, durationSeconds: number, per: string): Limit => ({ name, points, durationSeconds, per });
+  const limits: Record<LimitName, Limit> = {
+    orders: define('orders', settings.ordersPerMinute, 60, 'per minute per store for orders and shipments'),
+    addresses_minute: define('addresses_minute', settings.addressesPerMinute, 60, 'per minute per store for address verification'),
+    addresses_day: define('addresses_day', settings.addressesPerDay, 86_400, 'per day per store for address verification'),
+    quotes: define('quotes', settings.quotesPerMinute, 60, 'per minute per store for quotes'),
+    quotes_ip: define('quotes_ip', settings.quotesPerMinutePerIp, 60, 'per minute per shopper IP for quotes'),
+    other: define('other', settings.otherPerMinute, 60, 'per minute per store'),
+  };
+  const limiters = new Map(
+    Object.values(limits).map((limit) => [
+      limit.name,
+      new RateLimiterPostgres({
+        storeClient: pool,
+        storeType: 'pool',
+        tableName: 'rate_limit_counters',
+        tableCreated: true,
+        keyPrefix: limit.name,
+        points: limit.points,
+        duration: limit.durationSeconds,
+      }),
+    ]),
+  );
+
+  const middleware: RequestHandler = (req, res, next) => {
+    const caller = req.caller;
+    const path = req.tsRestRoute?.path;
+    if (!caller || path === undefined) return next();
+    const applicable = limitsFor(path, caller.store.quoteOrigin, limits);
+    const subject = (limit: Limit) =>
+      limit.name === 'quotes_ip' ? `${caller.store.id}:${caller.mode}:${req.ip ?? 'unknown'}` : `${caller.store.id}:${caller.mode}`;
+
+    Promise.all(
+      applicable.map((limit) =>
+        (limiters.get(limit.name) as RateLimiterPostgres)
+          .consume(subject(limit))
+          .then((result) => ({ limit, result, allowed: true }))
+          .catch((rejection: unknown) => {
+            if (rejection instanceof RateLimiterRes) return { limit, result: rejection, allowed: false };
+            throw rejection;
+          }),
+      ),
+    )
+      .then((outcomes) => {
+        // The headers describe the tightest limit: the one with the fewest requests left.
+        const tightest = outcomes.reduce((a, b) => (b.result.remainingPoints < a.result.remainingPoints ? b : a));
+        const refused = outcomes.find((outcome) => !outcome.allowed);
+        if (!refused) {
+          setHeaders(res, tightest.limit, tightest.result);
+          return next();
+        }
+        setHeaders(res, refused.limit, refused.result);
+        const retryAfter = Math.max(1, Math.ceil(refused.result.msBeforeNext / 1000));
+        res.setHeader('Retry-After', String(retryAfter));
+        observer?.rejected(refused.limit.name);
+        next(
+          new AppError(
+            'rate_limited',
+            `Rate limit of ${refused.limit.points} requests ${refused.limit.per} exceeded; retry after ${retryAfter} s with exponential backoff.`,
+          ),
+        );
+      })
+      .catch(next);
+  };
+
+  return { middleware, close: () => pool.end() };
+}
