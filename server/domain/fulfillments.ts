@@ -21,9 +21,14 @@ export async function ingestFulfillment(
   store: StoreContext,
   message: FulfillmentCreated,
   now: Date,
+  attempt = 1,
 ): Promise<FulfillmentAcknowledgement> {
-  // Carriers are resolved first: an unknown courier_id is a 400 before anything is written.
-  const shipments = message.fulfillment.shipments.map((shipment) => ({ ...shipment, courier: resolveCourier(shipment) }));
+  // Carriers are resolved first: an unknown courier_id is a 400 before anything is written. The
+  // numbers are registered in one fixed order (sorted), so two fulfilments naming the same numbers
+  // in different orders wait for each other instead of deadlocking on the unique index.
+  const shipments = message.fulfillment.shipments
+    .map((shipment) => ({ ...shipment, courier: resolveCourier(shipment) }))
+    .sort((a, b) => (a.tracking_number < b.tracking_number ? -1 : a.tracking_number > b.tracking_number ? 1 : 0));
   try {
     return await db.$transaction(async (tx) => {
       const target = await lockMessageTarget(tx, store.id, message.order.id);
@@ -51,6 +56,10 @@ export async function ingestFulfillment(
         where: { storeId_sourceFulfillmentId: { storeId: store.id, sourceFulfillmentId: message.fulfillment.id } },
       });
       if (first) return { mode: 'live', shipmentsRegistered: 0, duplicate: true };
+      // Not a redelivery: a concurrent request (REST, or a fulfilment of another order) registered
+      // one of the numbers after this one found it free. Run again: that number is now active and is
+      // left as it is, like any number already registered. Each retry finds one more number taken.
+      if (attempt <= shipments.length) return ingestFulfillment(db, tracking, store, message, now, attempt + 1);
     }
     throw error;
   }
