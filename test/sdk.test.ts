@@ -1,7 +1,15 @@
-// The SDK skeleton drives the real server through the shared contract.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../sdk/src/index.js';
-import { orderBody } from './support/http.js';
+// The merchant SDK end to end against the real server: every resource on its happy path, with
+// bodies and results typed from the contract, plus what the constructor refuses.
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  Client,
+  NotFoundError,
+  sendPlatformMessage,
+  type Order,
+  type OrderRequest,
+  type Quote,
+  type Shipment,
+} from '../sdk/src/index.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 
 let service: TestService;
@@ -9,36 +17,148 @@ let shop: SeededStore;
 
 beforeAll(async () => {
   service = await startService();
-  shop = await seedStore(service.db);
+  shop = await seedStore(service.db); // 1.5 %, minimum 0.98
 });
 afterAll(async () => service.close());
 
-describe('the SDK client', () => {
+/** Placed now, so bookings and re-pricings all land in the current month's statement. */
+const placedOn = new Date().toISOString();
+const month = placedOn.slice(0, 7);
+
+function order(sourceOrderId: string, overrides: Partial<OrderRequest> = {}): OrderRequest {
+  return {
+    source_order_id: sourceOrderId,
+    source_order_number: '#1001',
+    subtotal: 125,
+    insurance_selected: true,
+    order_total: 141.23,
+    shipping_total: 9.95,
+    taxes: 6.28,
+    currency: 'USD',
+    customer_details: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+    shipping_details: { street_address1: '1600 Amphitheatre Pkwy', city: 'Mountain View', province: 'CA', zip: '94043', country_code: 'US' },
+    line_items: [{ source_id: 'li_1', name: 'Walnut desk organiser', price: 62.5, quantity: 2, sku: 'DESK-ORG-W' }],
+    source_created_on: placedOn,
+    ...overrides,
+  };
+}
+
+describe('the client', () => {
   it('knows its mode from the key', () => {
     expect(new Client({ apiKey: shop.liveKey, baseUrl: service.baseUrl }).mode).toBe('live');
     expect(new Client({ apiKey: shop.testKey, baseUrl: service.baseUrl }).mode).toBe('test');
   });
 
-  it('quotes, creates, reads and cancels an order with typed bodies', async () => {
-    const client = new Client({ apiKey: shop.liveKey, baseUrl: `${service.baseUrl}/` });
-    const quote = await client.api.quotes.create({ body: { cart: { covered: { amount: '80.00' } } } });
-    expect(quote.status).toBe(201);
-    if (quote.status !== 201) return;
-    expect(quote.body.premium.amount).toBe('1.20'); // 80.00 x 1.5 %
-
-    const body = orderBody({ subtotal: 80, quote_id: quote.body.id }) as Parameters<typeof client.api.orders.create>[0]['body'];
-    const created = await client.api.orders.create({ body });
-    expect(created.status).toBe(201);
-    const read = await client.api.orders.get({ params: { source_order_id: body.source_order_id } });
-    expect(read.status === 200 && read.body.paid_to_insure).toBe(1.2);
-    const cancelled = await client.api.orders.cancel({ params: { source_order_id: body.source_order_id } });
-    expect(cancelled.status === 200 && cancelled.body.status).toBe('cancelled');
+  it('refuses to run with a secret in a browser', async () => {
+    const scope = globalThis as { window?: unknown; document?: unknown };
+    scope.window = {};
+    scope.document = {};
+    try {
+      expect(() => new Client({ apiKey: shop.liveKey, baseUrl: service.baseUrl })).toThrow(/for servers only/);
+      await expect(
+        sendPlatformMessage({
+          baseUrl: service.baseUrl,
+          platform: 'shopwire',
+          secret: 'shopwire-shared-secret-0123456789',
+          message: { merchant: 'acme', event: 'refund.created', order: { id: '1' }, refund: { id: 'r1' } },
+        }),
+      ).rejects.toThrow(/for servers only/);
+    } finally {
+      delete scope.window;
+      delete scope.document;
+    }
+    expect(() => new Client({ apiKey: shop.liveKey, baseUrl: service.baseUrl })).not.toThrow();
   });
 
-  it('returns errors in the error format with their status', async () => {
-    const client = new Client({ apiKey: shop.liveKey, baseUrl: service.baseUrl });
-    const response = await client.api.orders.get({ params: { source_order_id: 'missing' } });
-    expect(response.status).toBe(404);
-    expect(response.status === 404 && response.body.error_code).toBe('not_found');
+  it('refuses what is not a key, a bad baseUrl and bad retry settings, without echoing the key', () => {
+    expect(() => new Client({ apiKey: 'sk_live_123', baseUrl: service.baseUrl })).toThrow(/ak_live_/);
+    expect(() => new Client({ apiKey: undefined as unknown as string, baseUrl: service.baseUrl })).toThrow(TypeError);
+    expect(() => new Client({ apiKey: shop.liveKey, baseUrl: 'localhost:3000' })).toThrow(/baseUrl/);
+    expect(() => new Client({ apiKey: shop.liveKey, baseUrl: service.baseUrl, maxRetries: 1.5 })).toThrow(/maxRetries/);
+    expect(() => new Client({ apiKey: shop.liveKey, baseUrl: service.baseUrl, timeoutMs: -1 })).toThrow(/timeoutMs/);
+    const padded = `${shop.liveKey} trailing`;
+    expect(() => new Client({ apiKey: padded, baseUrl: service.baseUrl })).toThrow(TypeError);
+    expect(() => new Client({ apiKey: padded, baseUrl: service.baseUrl })).not.toThrow(shop.liveKey.slice(8));
+  });
+});
+
+describe('every resource against the real server', () => {
+  // One order carries a shipment and a claim; the other is cancelled (an open claim would forbid it).
+  const claimed = '#1001/β';
+  const cancelled = 'order 1002?';
+
+  it('quotes, orders, shipments, addresses, claims and billing', async () => {
+    const client = new Client({ apiKey: shop.liveKey, baseUrl: `${service.baseUrl}/` });
+
+    const quote = await client.quotes.create({ cart: { covered: { amount: '125.00', currency: 'USD' }, cart_ref: 'cart-1001' } });
+    expectTypeOf(quote).toEqualTypeOf<Quote>();
+    expect(quote).toMatchObject({ premium: { currency: 'USD', amount: '1.88' }, covered: { amount: '125.00' }, cart_ref: 'cart-1001' });
+
+    // Orders: create from the quote, read back, update (re-pricing), all by an id that needs encoding.
+    const created = await client.orders.create(order(claimed, { quote_id: quote.id }));
+    expectTypeOf(created).toEqualTypeOf<Order>();
+    expect(created).toMatchObject({ source_order_id: claimed, status: 'created', paid_to_insure: 1.88, amount_covered: 125, platform_id: 'api' });
+    expect(await client.orders.retrieve(claimed)).toEqual(created);
+    const updated = await client.orders.update(claimed, { subtotal: 200, customer_details: { phone: '+1 555 0199' } });
+    expect(updated).toMatchObject({ subtotal: 200, amount_covered: 200, paid_to_insure: 3, first_name: 'Ada' });
+
+    // Shipments: the number is normalised and its carrier detected; an undetectable one gets its carrier set.
+    const shipment = await client.shipments.create({ tracking_number: '1Z 999 AA1 01 2345 6784', source_order_id: claimed });
+    expectTypeOf(shipment).toEqualTypeOf<Shipment>();
+    expect(shipment).toMatchObject({ tracking_number: '1Z999AA10123456784', courier: 'ups', delivery_status: 'Active', cancelled_on: null });
+    expect(await client.shipments.retrieve('1z999aa10123456784')).toMatchObject({ id: shipment.id });
+    const unknown = await client.shipments.create({ tracking_number: 'SDK-NUMBER-42', source_order_id: claimed });
+    expect(unknown.courier).toBe('unknown');
+    expect(await client.shipments.update(unknown.tracking_number, { courier_id: 'UPS Ground' })).toMatchObject({ courier: 'ups' });
+
+    // Addresses: the offline verifier cannot confirm a delivery point, so it answers unknown (ship).
+    const verification = await client.addresses.verify({
+      address: { street_address1: '1600 Amphitheatre Pkwy', city: 'Mountain View', province: 'CA', zip: '94043' },
+    });
+    expect(verification).toMatchObject({ verdict: 'unknown', deliverable: null });
+    expect(typeof verification.reason).toBe('string');
+
+    // Claims: file one on the shipment, read it, list the order's.
+    const claim = await client.claims.create({
+      source_order_id: claimed,
+      tracking_number: shipment.tracking_number,
+      reason: 'lost',
+      description: 'Never arrived.',
+      items: [{ source_id: 'li_1', quantity: 1 }],
+    });
+    expect(claim).toMatchObject({ source_order_id: claimed, tracking_number: '1Z999AA10123456784', reason: 'lost', status: 'open' });
+    expect(await client.claims.retrieve(claim.id)).toEqual(claim);
+    expect(await client.claims.list({ source_order_id: claimed })).toEqual({ data: [claim] });
+
+    // The other order: a shipment cancelled, then the order; cancelling again keeps cancelled_on.
+    await client.orders.create(order(cancelled));
+    const second = await client.shipments.create({ tracking_number: '9400111899223197428490', source_order_id: cancelled });
+    expect(await client.shipments.cancel(second.tracking_number)).toMatchObject({ delivery_status: 'Cancelled' });
+    const cancel = await client.orders.cancel(cancelled);
+    expect(cancel).toMatchObject({ source_order_id: cancelled, status: 'cancelled', paid_to_insure: 1.88 });
+    expect(cancel.cancelled_on).not.toBeNull();
+    expect((await client.orders.cancel(cancelled)).cancelled_on).toBe(cancel.cancelled_on);
+
+    // Billing: two bookings of 1.88 and one re-pricing of +1.12, all this month.
+    expect(await client.billing.statement({ month })).toMatchObject({
+      merchant_id: shop.store.id,
+      month,
+      currency: 'USD',
+      premiums: { count: 2, total: 3.76 },
+      repricings: { count: 1, total: 1.12 },
+      credits: { count: 0, total: 0, weeks: [] },
+      net_total: 4.88,
+    });
+  });
+
+  it('with a test key: writes answer test_ objects and store nothing; reads are NotFoundError', async () => {
+    const client = new Client({ apiKey: shop.testKey, baseUrl: service.baseUrl });
+    expect((await client.quotes.create({ cart: { covered: { amount: '80.00' } } })).id).toMatch(/^test_/);
+    const created = await client.orders.create(order('only-in-test'));
+    expect(created.id).toMatch(/^test_/);
+    await expect(client.orders.retrieve('only-in-test')).rejects.toBeInstanceOf(NotFoundError);
+    const address = { street_address1: '1 Main St', city: 'Springfield', province: 'IL' };
+    expect(await client.addresses.verify({ address: { ...address, zip: '62701' } })).toMatchObject({ verdict: 'deliverable', deliverable: true });
+    expect(await client.addresses.verify({ address: { ...address, zip: '00000' } })).toMatchObject({ verdict: 'undeliverable', deliverable: false });
   });
 });

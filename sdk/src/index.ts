@@ -1,37 +1,40 @@
 // The merchant SDK, built from the same contract as the server: every route, body and response is
-// typed from contract/, so the SDK cannot drift from the API. (Resources, error classes and retries
-// come with the SDK issue; this is the typed core they wrap.)
-import { initClient } from '@ts-rest/core';
-import { contract } from '../../contract/index.js';
-
-export { contract };
+// typed from contract/, so the SDK cannot drift from the API.
+//
+//   const client = new Client({ apiKey: process.env.ORDER_PROTECTION_KEY!, baseUrl: 'https://api.example.com' });
+//   const order = await client.orders.create({ source_order_id: '1001', ... });
+//
+// Every method resolves with the success body or throws an OrderProtectionError subclass; branch on
+// the class and on `code`, never on the message.
+export { Client, Quotes, Orders, Shipments, Addresses, Claims, Billing, type ClientOptions, type KeyMode } from './client.js';
+export type { RequestOptions } from './transport.js';
+export {
+  OrderProtectionError,
+  AuthenticationError,
+  PermissionError,
+  InvalidRequestError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableError,
+  RateLimitError,
+  APIError,
+  ConnectionError,
+  TimeoutError,
+  type ErrorCode,
+  type FieldError,
+} from './errors.js';
+export type { RetryEvent } from './retry.js';
+export {
+  sendPlatformMessage,
+  signWebhook,
+  verifyWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TOLERANCE_SECONDS,
+  type PlatformMessageOptions,
+  type WebhookSignatureCheck,
+} from './webhooks.js';
+export type * from './types.js';
+/** The raw REST types generated from openapi.json, for openapi-fetch and other OpenAPI tools. */
+export type { paths, components, operations } from './rest-types.js';
+export { contract } from '../../contract/index.js';
 export type { Contract } from '../../contract/index.js';
-
-export type KeyMode = 'live' | 'test';
-
-export interface ClientOptions {
-  /** Secret key: ak_live_... or ak_test_.... Never use it in a browser. */
-  apiKey: string;
-  /** Where the API is served, e.g. https://api.example.com or http://localhost:3000. */
-  baseUrl: string;
-}
-
-export function createApiClient(options: ClientOptions) {
-  return initClient(contract, {
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    baseHeaders: { token: options.apiKey },
-    throwOnUnknownStatus: true,
-  });
-}
-
-export class Client {
-  /** live or test, from the key prefix. */
-  readonly mode: KeyMode;
-  /** Every endpoint of the contract, grouped by resource: api.quotes.create({ body }) and so on. */
-  readonly api: ReturnType<typeof createApiClient>;
-
-  constructor(options: ClientOptions) {
-    this.mode = options.apiKey.startsWith('ak_test_') ? 'test' : 'live';
-    this.api = createApiClient(options);
-  }
-}
