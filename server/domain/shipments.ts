@@ -53,8 +53,14 @@ const shipmentInclude = {
 } satisfies Prisma.ShipmentInclude;
 type StoredShipment = Prisma.ShipmentGetPayload<{ include: typeof shipmentInclude }>;
 type StoredCheckpoint = StoredShipment['checkpoints'][number];
+type CheckpointRow = Pick<StoredCheckpoint, 'status' | 'subtag' | 'message' | 'city' | 'state' | 'zip' | 'country' | 'occurredAt' | 'source'>;
+/** What a shipment answer is made of: a StoredShipment, or the one-statement read (selectShipment). */
+type ShipmentRow = Pick<
+  StoredShipment,
+  'id' | 'storeId' | 'trackingNumber' | 'courier' | 'deliveryStatus' | 'trackingUrl' | 'expectedDeliveryDate' | 'merchantMessages' | 'createdOn' | 'updatedOn' | 'cancelledOn'
+> & { checkpoints: CheckpointRow[] };
 
-function toCheckpoint(row: StoredCheckpoint): TrackingCheckpoint {
+function toCheckpoint(row: CheckpointRow): TrackingCheckpoint {
   return {
     status: row.status === 'Cancelled' ? 'Active' : row.status,
     subtag: row.subtag,
@@ -65,7 +71,7 @@ function toCheckpoint(row: StoredCheckpoint): TrackingCheckpoint {
   };
 }
 
-function toShipmentRecord(row: StoredShipment): ShipmentRecord {
+function toShipmentRecord(row: ShipmentRow): ShipmentRecord {
   return {
     id: row.id,
     storeId: row.storeId,
@@ -157,11 +163,13 @@ export async function createShipment(
   }
   try {
     return await db.$transaction(async (tx) => {
-      const order = await tx.order.findUnique({
-        where: { storeId_sourceOrderId: { storeId: caller.store.id, sourceOrderId: input.source_order_id } },
-        include: { lineItems: true },
-      });
-      if (!order) throw new AppError('not_found', `No order with source_order_id "${input.source_order_id}" in this store.`);
+      // The order row first, as a fulfilment, a claim and a cancel take it: without it, this insert's
+      // foreign-key check waits for a fulfilment of the order that waits for this number (a deadlock).
+      const locked = await tx.$queryRaw<Array<{ id: string }>>`
+        SELECT id FROM orders WHERE store_id = ${caller.store.id}::uuid AND source_order_id = ${input.source_order_id} FOR UPDATE`;
+      const orderId = locked[0]?.id;
+      if (orderId === undefined) throw new AppError('not_found', `No order with source_order_id "${input.source_order_id}" in this store.`);
+      const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { lineItems: true } });
       const errors = itemsNotInOrder(input, order.lineItems);
       if (errors.length > 0) throw new AppError('invalid_request', 'The shipment names items that are not in the order.', errors);
       return registerShipment(tx, tracking, { storeId: caller.store.id, orderId: order.id }, input, courier, now);
@@ -198,10 +206,10 @@ export async function registerShipment(
       createdOn: now,
       updatedOn: now,
     },
-    include: shipmentInclude,
   });
   await tracking.scheduler.schedulePoll(row.id, { tx });
-  return toShipmentRecord(row);
+  // A shipment made just now has no scans yet: no need to read them back.
+  return toShipmentRecord({ ...row, checkpoints: [] });
 }
 
 /** The active shipment with that number, else the latest cancelled one. */
@@ -215,9 +223,44 @@ async function findShipment(db: Database | Transaction, storeId: string, trackin
 
 export async function getShipment(db: Database, caller: Caller, trackingNumber: string): Promise<ShipmentRecord> {
   if (caller.mode === 'test') throw shipmentNotFound(trackingNumber);
-  const row = await findShipment(db, caller.store.id, trackingNumber);
+  const row = await selectShipment(db, caller.store.id, trackingNumber);
   if (!row) throw shipmentNotFound(trackingNumber);
   return toShipmentRecord(row);
+}
+
+/** Dates travel as text inside JSON (and a DATE as text, so no time zone moves it). */
+type ShipmentRowJson = Omit<ShipmentRow, 'expectedDeliveryDate' | 'checkpoints'> & {
+  expectedDeliveryDate: string | null;
+  checkpoints: Array<Omit<ShipmentRow['checkpoints'][number], 'occurredAt'> & { occurredAt: string }>;
+};
+
+/**
+ * What findShipment answers for a read (the active shipment with that number, else the latest
+ * cancelled one, with its latest 100 scans) in one statement, where Prisma's include takes two.
+ */
+async function selectShipment(db: Database, storeId: string, trackingNumber: string): Promise<ShipmentRow | null> {
+  const rows = await db.$queryRaw<ShipmentRowJson[]>`
+    SELECT s.id, s.store_id AS "storeId", s.tracking_number AS "trackingNumber", s.courier,
+           s.delivery_status::text AS "deliveryStatus", s.tracking_url AS "trackingUrl",
+           s.expected_delivery_date::text AS "expectedDeliveryDate", s.merchant_messages AS "merchantMessages",
+           s.created_on AS "createdOn", s.updated_on AS "updatedOn", s.cancelled_on AS "cancelledOn",
+           COALESCE((SELECT json_agg(json_build_object(
+                       'status', c.status, 'subtag', c.subtag, 'message', c.message, 'city', c.city, 'state', c.state,
+                       'zip', c.zip, 'country', c.country, 'occurredAt', c.occurred_at, 'source', c.source)
+                       ORDER BY c.occurred_at DESC, c.id DESC)
+                       FROM (SELECT * FROM shipment_checkpoints WHERE shipment_id = s.id
+                              ORDER BY occurred_at DESC, id DESC LIMIT ${CHECKPOINTS_PER_READ}) c), '[]'::json) AS checkpoints
+      FROM shipments s
+     WHERE s.store_id = ${storeId}::uuid AND s.tracking_number = ${trackingNumber}
+     ORDER BY s.cancelled_on DESC NULLS FIRST, s.created_on DESC
+     LIMIT 1`;
+  const row = rows[0];
+  if (row === undefined) return null;
+  return {
+    ...row,
+    expectedDeliveryDate: row.expectedDeliveryDate === null ? null : new Date(`${row.expectedDeliveryDate}T00:00:00.000Z`),
+    checkpoints: row.checkpoints.map((checkpoint) => ({ ...checkpoint, occurredAt: new Date(checkpoint.occurredAt) })),
+  };
 }
 
 /** Only the carrier can change; the next poll registers the number with it afresh. */
