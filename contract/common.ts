@@ -6,7 +6,12 @@ export const text = (max: number) => z.string().min(1, 'must not be empty').max(
 
 export const DateTime = z
   .string()
-  .datetime({ offset: true, message: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-22T10:00:00Z' });
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-22T10:00:00Z' })
+  // The instant, in UTC, must be a year the database and ISO 8601's four-digit years can hold.
+  .refine((value) => {
+    const year = new Date(value).getUTCFullYear();
+    return year >= 1 && year <= 9999;
+  }, 'must fall between the years 0001 and 9999 in UTC');
 
 export const Address = extendApi(
   z.object({

@@ -3,6 +3,7 @@
 // matches it, else the sender's protection_cents, else the configured rate. Test-mode orders are
 // acknowledged and never booked.
 import type { z } from 'zod';
+import { MAX_AMOUNT_CENTS } from '../../contract/money.js';
 import type { OrderPlacedMessage } from '../../contract/webhooks.js';
 import { isUniqueViolation, type Database, type Transaction } from '../db/client.js';
 import { AppError } from './errors.js';
@@ -44,6 +45,16 @@ export function insurableValueCents(order: PushedOrder, protectionIndex: number)
   return Math.max(0, merchandise - tax);
 }
 
+/** REST amounts stop at 9,999,999,999.99; a pushed cart whose lines add up to more is refused, never overflowed. */
+function assertCartWithinCeiling(order: PushedOrder): void {
+  const total = order.line_items.reduce((sum, line) => sum + BigInt(line.unit_price_cents) * BigInt(line.quantity), 0n);
+  if (total > BigInt(MAX_AMOUNT_CENTS)) {
+    throw new AppError('invalid_request', 'The order is larger than the service can protect.', [
+      { field: 'order.line_items', message: `unit_price_cents x quantity must add up to at most ${MAX_AMOUNT_CENTS}` },
+    ]);
+  }
+}
+
 async function existingPremium(db: Database, storeId: string, sourceOrderId: string): Promise<number> {
   const entries = await db.premiumLedgerEntry.findMany({
     where: { order: { storeId, sourceOrderId } },
@@ -61,6 +72,7 @@ export async function ingestPushedOrder(
 ): Promise<PushAcknowledgement> {
   const { order } = message;
   const mode = pushedOrderMode(order);
+  assertCartWithinCeiling(order);
   const protectionIndex = findProtectionLine(order.line_items, store.protectionSkus);
   const protectionLine = order.line_items[protectionIndex] ?? null;
   const valueCents = insurableValueCents(order, protectionIndex);

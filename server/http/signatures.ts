@@ -45,7 +45,7 @@ export function authenticateSignature(deps: { db: Database; clock: Clock; easyPo
         if (!check.valid) throw new AppError('unauthorized', signatureProblems[check.reason]);
         req.platform = { id: platform.id, slug: platform.slug };
         // Cents are integers on the wire, judged on the text: 120.00 parses to 120 but is refused.
-        const decimals = rawBody.length === 0 ? [] : centsWrittenAsDecimals(rawBody.toString('utf8'));
+        const decimals = rawBody.length === 0 ? [] : centsWrittenAsDecimals(rawBody.toString('utf8').replace(/^\uFEFF/, ''));
         if (decimals.length > 0) {
           throw new AppError(
             'invalid_request',
