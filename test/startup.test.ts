@@ -38,7 +38,9 @@ interface Started {
 
 async function startServer(env: Record<string, string>): Promise<Started> {
   const port = await freePort();
-  const child = spawn(TSX, ['server/main.ts'], {
+  // As npm start runs it: node itself, so SIGTERM reaches the server (the tsx wrapper would
+  // SIGKILL its child 30 ms after passing a signal on).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
