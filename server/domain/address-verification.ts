@@ -4,7 +4,7 @@
 // slow gives unknown, never an error. Nothing here touches orders, shipments or premiums.
 import { createHash } from 'node:crypto';
 import zipcodes from 'zipcodes';
-import type { Database } from '../db/client.js';
+import { hotQuery, type Database, type HotStatement } from '../db/client.js';
 import { standardizeAddress, type StandardizedAddress } from './address-standardization.js';
 import {
   settleVerification,
@@ -96,6 +96,12 @@ async function askVerifier(settings: VerificationSettings, input: AddressInput):
   }
 }
 
+/** An earlier answer for the same standardised address (by its hash), with its expiry. */
+const CACHED_LOOKUP: HotStatement = {
+  name: 'op_cached_address_lookup',
+  text: 'SELECT result, expires_at FROM address_lookups WHERE key_hash = $1',
+};
+
 export async function verifyAddress(
   db: Database,
   settings: VerificationSettings,
@@ -110,8 +116,8 @@ export async function verifyAddress(
   if (caller.mode === 'test') return settleVerification(testModeVerification(standard));
 
   const keyHash = lookupKey(settings.verifier.name, standard);
-  const cached = await db.addressLookup.findUnique({ where: { keyHash } });
-  if (cached && cached.expiresAt.getTime() > now.getTime()) return cached.result as unknown as Verification;
+  const [cached] = await hotQuery<{ result: Verification; expires_at: Date }>(db, CACHED_LOOKUP, [keyHash]);
+  if (cached && cached.expires_at.getTime() > now.getTime()) return cached.result;
 
   const verification = settleVerification(await askVerifier(settings, input));
   if (!TRANSIENT_REASONS.has(verification.reason)) {

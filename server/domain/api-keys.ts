@@ -1,7 +1,8 @@
 // Secret API keys (SPEC.md §5, DESIGN.md §4 "Keys"): ak_live_/ak_test_ + 40 random base62
 // characters. Only the SHA-256 is stored; the plaintext is returned once, at issue.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Database } from '../db/client.js';
+import { hotQuery, type Database, type HotStatement } from '../db/client.js';
+import type { Store } from '../db/generated/client.js';
 import { AppError } from './errors.js';
 import { isUuid } from './ids.js';
 import { toStoreContext, type StoreContext } from './stores.js';
@@ -89,7 +90,7 @@ export async function authenticateApiKey(db: Database, presented: string | undef
     throw new AppError('unauthorized', 'The API key is malformed: keys look like ak_live_... or ak_test_....');
   }
   const presentedHash = hashApiKey(presented);
-  const row = await db.apiKey.findUnique({ where: { keyHash: presentedHash }, include: { store: true } });
+  const row = await findKeyWithStore(db, presentedHash);
   // The lookup is by hash; the comparison is still constant-time so no timing reveals a near match.
   const matches =
     row !== null && timingSafeEqual(Buffer.from(row.keyHash, 'hex'), Buffer.from(presentedHash, 'hex'));
@@ -97,4 +98,69 @@ export async function authenticateApiKey(db: Database, presented: string | undef
     throw new AppError('unauthorized', 'The API key is unknown or revoked.');
   }
   return { keyId: row.id, mode: row.mode, scope: row.scope, store: toStoreContext(row.store) };
+}
+
+interface KeyWithStore {
+  id: string;
+  mode: KeyMode;
+  scope: KeyScope;
+  keyHash: string;
+  revokedAt: Date | null;
+  store: Store;
+}
+
+/** The key and its store in one statement, where Prisma's include takes two. */
+const KEY_WITH_STORE: HotStatement = {
+  name: 'op_api_key_with_store',
+  text: `SELECT k.id, k.mode::text AS mode, k.scope::text AS scope, k.key_hash, k.revoked_at,
+                s.id AS store_id, s.slug, s.name, s.rate_bps, s.min_premium_cents::text AS min_premium_cents,
+                s.max_covered_cents::text AS max_covered_cents, s.protection_skus, s.quote_origin::text AS quote_origin,
+                s.created_at
+           FROM api_keys k JOIN stores s ON s.id = k.store_id
+          WHERE k.key_hash = $1`,
+};
+
+interface KeyWithStoreRow {
+  id: string;
+  mode: KeyMode;
+  scope: KeyScope;
+  key_hash: string;
+  revoked_at: Date | null;
+  store_id: string;
+  slug: string;
+  name: string;
+  rate_bps: number;
+  min_premium_cents: string;
+  max_covered_cents: string | null;
+  protection_skus: string[];
+  quote_origin: Store['quoteOrigin'];
+  created_at: Date;
+}
+
+/**
+ * Every key-authenticated request runs this first. It reads the database every time, never a
+ * cache: a revocation, or a store's new terms, counts from the moment it is committed, on every
+ * instance (docs/performance.md says what a cache would gain and why there is none).
+ */
+async function findKeyWithStore(db: Database, keyHash: string): Promise<KeyWithStore | null> {
+  const [row] = await hotQuery<KeyWithStoreRow>(db, KEY_WITH_STORE, [keyHash]);
+  if (row === undefined) return null;
+  return {
+    id: row.id,
+    mode: row.mode,
+    scope: row.scope,
+    keyHash: row.key_hash,
+    revokedAt: row.revoked_at,
+    store: {
+      id: row.store_id,
+      slug: row.slug,
+      name: row.name,
+      rateBps: row.rate_bps,
+      minPremiumCents: BigInt(row.min_premium_cents),
+      maxCoveredCents: row.max_covered_cents === null ? null : BigInt(row.max_covered_cents),
+      protectionSkus: row.protection_skus,
+      quoteOrigin: row.quote_origin,
+      createdAt: row.created_at,
+    },
+  };
 }

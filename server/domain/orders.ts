@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { Address } from '../../contract/common.js';
 import type { OrderRequest, OrderUpdateRequest } from '../../contract/orders.js';
 import { fieldErrorsFromIssues, type FieldError } from '../../contract/errors.js';
-import { isUniqueViolation, Prisma, type Database, type Transaction } from '../db/client.js';
+import { hotQuery, isHotUniqueViolation, type Database, type HotStatement, type Prisma, type Transaction } from '../db/client.js';
 import type { Caller, KeyMode } from './api-keys.js';
 import { hasOpenClaim } from './claims.js';
 import { AppError } from './errors.js';
@@ -72,9 +72,39 @@ const orderInclude = {
 } satisfies Prisma.OrderInclude;
 type StoredOrder = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
 
+/** What an order answer is made of: a StoredOrder, or the one-statement read below. */
+type OrderRow = Pick<
+  StoredOrder,
+  | 'id'
+  | 'storeId'
+  | 'orderNumber'
+  | 'sourceOrderId'
+  | 'sourceOrderNumber'
+  | 'status'
+  | 'insuranceSelected'
+  | 'subtotalCents'
+  | 'amountCoveredCents'
+  | 'orderTotalCents'
+  | 'shippingTotalCents'
+  | 'discountsTotalCents'
+  | 'taxesCents'
+  | 'customerFirstName'
+  | 'customerLastName'
+  | 'customerEmail'
+  | 'shippingAddress'
+  | 'platformId'
+  | 'sourceCreatedOn'
+  | 'createdOn'
+  | 'updatedOn'
+  | 'cancelledOn'
+> & {
+  lineItems: Array<Pick<StoredOrder['lineItems'][number], 'sourceId' | 'name' | 'priceCents' | 'quantity' | 'sourceProductId' | 'sku' | 'isInsured' | 'imageUrl'>>;
+  ledgerEntries: StoredOrder['ledgerEntries'];
+};
+
 const optionalCents = (value: bigint | null): number | null => (value === null ? null : Number(value));
 
-function toOrderRecord(row: StoredOrder): OrderRecord {
+function toOrderRecord(row: OrderRow): OrderRecord {
   const totals = ledgerTotals(row.ledgerEntries.map((e) => ({ amountCents: Number(e.amountCents), reason: e.reason })));
   return {
     id: row.id,
@@ -286,8 +316,8 @@ export interface OrderColumns {
 export type LineItemRow = ReturnType<typeof lineItemRows>[number];
 
 /**
- * Stores a new order, its lines and its premium booking in one transaction: all of it lands or none
- * does. Returns null when the store already has an order with that source_order_id (the unique
+ * Stores a new order, its lines and its premium booking in one statement (INSERT_ORDER below): all
+ * of it lands or none does. Returns null when the store already has an order with that source_order_id (the unique
  * constraint decides, so concurrent retries on any number of instances give exactly one order).
  */
 export async function insertOrder(
@@ -295,45 +325,220 @@ export async function insertOrder(
   order: { columns: OrderColumns; lineItems: LineItemRow[]; pricing: OrderPricing },
 ): Promise<OrderRecord | null> {
   const { columns, pricing } = order;
-  const nullable = (value: AddressValue | null | undefined) => (value === null || value === undefined ? Prisma.DbNull : value);
+  const json = (value: AddressValue | null | undefined) => (value === null || value === undefined ? null : JSON.stringify(value));
+  const bigint = (value: number | null | undefined) => (value === null || value === undefined ? null : BigInt(value));
+  let inserted: Array<{ id: string; order_number: string }>;
   try {
-    const row = await db.order.create({
-      data: {
-        ...columns,
-        shippingAddress: nullable(columns.shippingAddress),
-        billingAddress: nullable(columns.billingAddress),
-        lineItems: { createMany: { data: order.lineItems } },
-        ledgerEntries:
-          pricing.premiumCents > 0
-            ? {
-                create: {
-                  storeId: columns.storeId,
-                  amountCents: pricing.premiumCents,
-                  // The booking counts for the month the order was placed in.
-                  reason: 'booking',
-                  effectiveAt: columns.sourceCreatedOn,
-                  quoteId: pricing.quoteId,
-                },
-              }
-            : undefined,
-      },
-      include: orderInclude,
-    });
-    return toOrderRecord(row);
+    inserted = await hotQuery<{ id: string; order_number: string }>(db, INSERT_ORDER, [
+      columns.storeId,
+      columns.sourceOrderId,
+      columns.sourceOrderNumber,
+      columns.insuranceSelected,
+      columns.quoteId,
+      columns.pricingSource,
+      columns.subtotalCents,
+      columns.amountCoveredCents,
+      columns.orderTotalCents,
+      columns.shippingTotalCents,
+      columns.discountsTotalCents,
+      columns.taxesCents,
+      columns.rateBps,
+      columns.minPremiumCents,
+      columns.maxCoveredCents,
+      columns.customerFirstName,
+      columns.customerLastName,
+      columns.customerEmail,
+      columns.customerPhone,
+      json(columns.shippingAddress),
+      json(columns.billingAddress),
+      columns.platformId,
+      columns.protectionSku ?? null,
+      columns.protectionLineCents ?? null,
+      columns.sourceCreatedOn,
+      columns.createdOn,
+      columns.updatedOn,
+      JSON.stringify(lineItemJson(order.lineItems)),
+      pricing.premiumCents,
+      pricing.quoteId,
+    ]);
   } catch (error) {
-    if (isUniqueViolation(error)) return null;
+    if (isHotUniqueViolation(error)) return null;
     throw error;
   }
+  const row = inserted[0];
+  if (row === undefined) throw new Error('the order insert returned no row');
+  // Everything else the answer holds is what was just written.
+  return toOrderRecord({
+    ...columns,
+    id: row.id,
+    orderNumber: row.order_number,
+    status: 'created',
+    subtotalCents: BigInt(columns.subtotalCents),
+    amountCoveredCents: BigInt(columns.amountCoveredCents),
+    orderTotalCents: bigint(columns.orderTotalCents),
+    shippingTotalCents: bigint(columns.shippingTotalCents),
+    discountsTotalCents: bigint(columns.discountsTotalCents),
+    taxesCents: bigint(columns.taxesCents),
+    shippingAddress: columns.shippingAddress,
+    cancelledOn: null,
+    lineItems: order.lineItems.map((item) => ({ ...item, priceCents: BigInt(item.priceCents) })),
+    ledgerEntries: pricing.premiumCents > 0 ? [{ amountCents: BigInt(pricing.premiumCents), reason: 'booking' }] : [],
+  });
+}
+
+/**
+ * A new order, its lines and, when there is a premium, its booking (dated to when the order was
+ * placed, so it counts for that month) in one statement: all of it lands or none does, without a
+ * transaction. Prisma's nested create with the include it answered with took eight round trips,
+ * BEGIN to COMMIT. The (store_id, source_order_id) unique index refuses a duplicate.
+ */
+const INSERT_ORDER: HotStatement = {
+  name: 'op_insert_order',
+  text: `WITH o AS (
+           INSERT INTO orders (store_id, source_order_id, source_order_number, insurance_selected, quote_id, pricing_source,
+             subtotal_cents, amount_covered_cents, order_total_cents, shipping_total_cents, discounts_total_cents, taxes_cents,
+             rate_bps, min_premium_cents, max_covered_cents, customer_first_name, customer_last_name, customer_email,
+             customer_phone, shipping_address, billing_address, platform_id, protection_sku, protection_line_cents,
+             source_created_on, created_on, updated_on)
+           VALUES ($1::uuid, $2, $3, $4, $5::uuid, $6::pricing_source, $7::bigint, $8::bigint, $9::bigint, $10::bigint,
+             $11::bigint, $12::bigint, $13::int, $14::bigint, $15::bigint, $16, $17, $18, $19, $20::jsonb, $21::jsonb, $22,
+             $23, $24::bigint, $25::timestamptz, $26::timestamptz, $27::timestamptz)
+           RETURNING id, order_number, store_id, source_created_on
+         ), lines AS (
+           INSERT INTO order_line_items (order_id, position, source_id, name, price_cents, quantity, source_product_id, sku, is_insured, image_url)
+           SELECT o.id, l.position, l.source_id, l.name, l.price_cents, l.quantity, l.source_product_id, l.sku, l.is_insured, l.image_url
+             FROM o, jsonb_to_recordset($28::jsonb) AS l(position int, source_id text, name text, price_cents bigint, quantity int,
+                                                           source_product_id text, sku text, is_insured boolean, image_url text)
+         ), booking AS (
+           INSERT INTO premium_ledger_entries (store_id, order_id, amount_cents, reason, effective_at, quote_id)
+           SELECT o.store_id, o.id, $29::bigint, 'booking'::ledger_reason, o.source_created_on, $30::uuid
+             FROM o WHERE $29::bigint > 0
+         )
+         SELECT id, order_number FROM o`,
+};
+
+/** Line items as the insert's jsonb_to_recordset reads them (snake_case columns). */
+function lineItemJson(items: readonly LineItemRow[]) {
+  return items.map((item) => ({
+    position: item.position,
+    source_id: item.sourceId,
+    name: item.name,
+    price_cents: item.priceCents,
+    quantity: item.quantity,
+    source_product_id: item.sourceProductId,
+    sku: item.sku,
+    is_insured: item.isInsured,
+    image_url: item.imageUrl,
+  }));
 }
 
 export async function getOrder(db: Database, caller: Caller, sourceOrderId: string): Promise<OrderRecord> {
   if (caller.mode === 'test') throw orderNotFound(sourceOrderId);
-  const row = await db.order.findUnique({
-    where: { storeId_sourceOrderId: { storeId: caller.store.id, sourceOrderId } },
-    include: orderInclude,
-  });
+  const row = await selectOrder(db, caller.store.id, sourceOrderId);
   if (!row) throw orderNotFound(sourceOrderId);
   return toOrderRecord(row);
+}
+
+/**
+ * The order with its lines (in the merchant's order) and its ledger entries, in one statement by
+ * the (store_id, source_order_id) unique index; the Prisma include it replaces takes three.
+ * Amounts travel as text, so no bigint goes through a float.
+ */
+const ORDER_WITH_LINES: HotStatement = {
+  name: 'op_order_with_lines',
+  text: `SELECT o.id, o.store_id, o.order_number, o.source_order_id, o.source_order_number, o.status::text AS status,
+                o.insurance_selected, o.subtotal_cents::text AS subtotal_cents, o.amount_covered_cents::text AS amount_covered_cents,
+                o.order_total_cents::text AS order_total_cents, o.shipping_total_cents::text AS shipping_total_cents,
+                o.discounts_total_cents::text AS discounts_total_cents, o.taxes_cents::text AS taxes_cents,
+                o.customer_first_name, o.customer_last_name, o.customer_email, o.shipping_address, o.platform_id,
+                o.source_created_on, o.created_on, o.updated_on, o.cancelled_on,
+                COALESCE((SELECT json_agg(json_build_object(
+                            'source_id', li.source_id, 'name', li.name, 'price_cents', li.price_cents::text, 'quantity', li.quantity,
+                            'source_product_id', li.source_product_id, 'sku', li.sku, 'is_insured', li.is_insured, 'image_url', li.image_url)
+                            ORDER BY li.position)
+                            FROM order_line_items li WHERE li.order_id = o.id), '[]'::json) AS line_items,
+                COALESCE((SELECT json_agg(json_build_object('amount_cents', e.amount_cents::text, 'reason', e.reason))
+                            FROM premium_ledger_entries e WHERE e.order_id = o.id), '[]'::json) AS ledger_entries
+           FROM orders o
+          WHERE o.store_id = $1::uuid AND o.source_order_id = $2`,
+};
+
+interface OrderWithLinesRow {
+  id: string;
+  store_id: string;
+  order_number: string;
+  source_order_id: string;
+  source_order_number: string;
+  status: OrderRow['status'];
+  insurance_selected: boolean;
+  subtotal_cents: string;
+  amount_covered_cents: string;
+  order_total_cents: string | null;
+  shipping_total_cents: string | null;
+  discounts_total_cents: string | null;
+  taxes_cents: string | null;
+  customer_first_name: string | null;
+  customer_last_name: string | null;
+  customer_email: string | null;
+  shipping_address: OrderRow['shippingAddress'];
+  platform_id: string;
+  source_created_on: Date;
+  created_on: Date;
+  updated_on: Date;
+  cancelled_on: Date | null;
+  line_items: Array<{
+    source_id: string;
+    name: string;
+    price_cents: string;
+    quantity: number;
+    source_product_id: string | null;
+    sku: string | null;
+    is_insured: boolean | null;
+    image_url: string | null;
+  }>;
+  ledger_entries: Array<{ amount_cents: string; reason: OrderRow['ledgerEntries'][number]['reason'] }>;
+}
+
+const bigintOrNull = (value: string | null): bigint | null => (value === null ? null : BigInt(value));
+
+async function selectOrder(db: Database, storeId: string, sourceOrderId: string): Promise<OrderRow | null> {
+  const [row] = await hotQuery<OrderWithLinesRow>(db, ORDER_WITH_LINES, [storeId, sourceOrderId]);
+  if (row === undefined) return null;
+  return {
+    id: row.id,
+    storeId: row.store_id,
+    orderNumber: row.order_number,
+    sourceOrderId: row.source_order_id,
+    sourceOrderNumber: row.source_order_number,
+    status: row.status,
+    insuranceSelected: row.insurance_selected,
+    subtotalCents: BigInt(row.subtotal_cents),
+    amountCoveredCents: BigInt(row.amount_covered_cents),
+    orderTotalCents: bigintOrNull(row.order_total_cents),
+    shippingTotalCents: bigintOrNull(row.shipping_total_cents),
+    discountsTotalCents: bigintOrNull(row.discounts_total_cents),
+    taxesCents: bigintOrNull(row.taxes_cents),
+    customerFirstName: row.customer_first_name,
+    customerLastName: row.customer_last_name,
+    customerEmail: row.customer_email,
+    shippingAddress: row.shipping_address,
+    platformId: row.platform_id,
+    sourceCreatedOn: row.source_created_on,
+    createdOn: row.created_on,
+    updatedOn: row.updated_on,
+    cancelledOn: row.cancelled_on,
+    lineItems: row.line_items.map((item) => ({
+      sourceId: item.source_id,
+      name: item.name,
+      priceCents: BigInt(item.price_cents),
+      quantity: item.quantity,
+      sourceProductId: item.source_product_id,
+      sku: item.sku,
+      isInsured: item.is_insured,
+      imageUrl: item.image_url,
+    })),
+    ledgerEntries: row.ledger_entries.map((entry) => ({ amountCents: BigInt(entry.amount_cents), reason: entry.reason })),
+  };
 }
 
 /** Locks the order row for the rest of the transaction, so concurrent changes to one order queue up. */

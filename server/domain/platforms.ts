@@ -46,7 +46,8 @@ export async function connectStore(db: Database, storeSlug: string, platformSlug
 
 /** The store a message names, if it has the platform connected (404 otherwise, as for an unknown store). */
 export async function connectedStore(db: Database, platform: { id: string; slug: string }, storeSlug: string): Promise<StoreContext> {
-  const link = await db.storePlatform.findFirst({ where: { platformId: platform.id, store: { slug: storeSlug } }, include: { store: true } });
-  if (!link) throw new AppError('not_found', `No store "${storeSlug}" connected to platform "${platform.slug}".`);
-  return toStoreContext(link.store);
+  // One statement (the store, filtered on the link existing), where reading the link with its store takes two.
+  const store = await db.store.findFirst({ where: { slug: storeSlug, platforms: { some: { platformId: platform.id } } } });
+  if (!store) throw new AppError('not_found', `No store "${storeSlug}" connected to platform "${platform.slug}".`);
+  return toStoreContext(store);
 }

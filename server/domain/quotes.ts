@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { QuoteRequest } from '../../contract/quotes.js';
-import type { Database, Transaction } from '../db/client.js';
+import { hotQuery, type Database, type HotStatement } from '../db/client.js';
 import type { Caller } from './api-keys.js';
 import { AppError } from './errors.js';
 import { isUuid } from './ids.js';
@@ -41,22 +41,48 @@ export async function createQuote(db: Database, caller: Caller, input: QuoteInpu
   if (caller.mode === 'test') {
     return { id: `test_${randomUUID()}`, cartValueCents, premiumCents, cartRef, createdAt: now, expiresAt };
   }
-  const row = await db.quote.create({
-    data: {
-      storeId: store.id,
-      coveredCents: cartValueCents,
-      premiumCents,
-      cartRef,
-      // Recorded for dispute resolution only.
-      cartItems: input.cart.cart_items === undefined ? undefined : (input.cart.cart_items as object[]),
-      rateBps: store.pricing.rateBps,
-      minPremiumCents: store.pricing.minPremiumCents,
-      maxCoveredCents: store.pricing.maxCoveredCents,
-      createdAt: now,
-      expiresAt,
-    },
-  });
-  return { id: row.id, cartValueCents, premiumCents, cartRef, createdAt: row.createdAt, expiresAt: row.expiresAt };
+  const [row] = await hotQuery<{ id: string }>(db, INSERT_QUOTE, [
+    store.id,
+    cartValueCents,
+    premiumCents,
+    cartRef,
+    // Recorded for dispute resolution only.
+    input.cart.cart_items === undefined ? null : JSON.stringify(input.cart.cart_items),
+    store.pricing.rateBps,
+    store.pricing.minPremiumCents,
+    store.pricing.maxCoveredCents,
+    now,
+    expiresAt,
+  ]);
+  if (row === undefined) throw new Error('the quote insert returned no row');
+  return { id: row.id, cartValueCents, premiumCents, cartRef, createdAt: now, expiresAt };
+}
+
+/** A quote with the store's terms of the moment; the answer holds what was written, and the new id. */
+const INSERT_QUOTE: HotStatement = {
+  name: 'op_insert_quote',
+  text: `INSERT INTO quotes (store_id, covered_cents, premium_cents, cart_ref, cart_items, rate_bps, min_premium_cents,
+                               max_covered_cents, created_at, expires_at)
+         VALUES ($1::uuid, $2::bigint, $3::bigint, $4, $5::jsonb, $6::int, $7::bigint, $8::bigint, $9::timestamptz, $10::timestamptz)
+         RETURNING id`,
+};
+
+/** The quote an order names, by id within the store (primary key). */
+const QUOTE_OF_STORE: HotStatement = {
+  name: 'op_quote_of_store',
+  text: `SELECT id, covered_cents::text AS covered_cents, premium_cents::text AS premium_cents, rate_bps,
+                min_premium_cents::text AS min_premium_cents, max_covered_cents::text AS max_covered_cents, expires_at
+           FROM quotes WHERE id = $1::uuid AND store_id = $2::uuid`,
+};
+
+interface QuoteRow {
+  id: string;
+  covered_cents: string;
+  premium_cents: string;
+  rate_bps: number;
+  min_premium_cents: string;
+  max_covered_cents: string | null;
+  expires_at: Date;
 }
 
 /**
@@ -74,23 +100,23 @@ export function cartMatchesQuote(quotedCents: number, cartCents: number): boolea
  * the order is priced from the configured rate. A bad quote id never fails an order.
  */
 export async function resolveQuote(
-  db: Database | Transaction,
+  db: Database,
   storeId: string,
   quoteId: string | undefined,
   cartValueCents: number,
   now: Date,
 ): Promise<ResolvedQuote | null> {
   if (quoteId === undefined || !isUuid(quoteId)) return null;
-  const row = await db.quote.findFirst({ where: { id: quoteId.toLowerCase(), storeId } });
-  if (!row || row.expiresAt.getTime() <= now.getTime()) return null;
-  if (!cartMatchesQuote(Number(row.coveredCents), cartValueCents)) return null;
+  const [row] = await hotQuery<QuoteRow>(db, QUOTE_OF_STORE, [quoteId.toLowerCase(), storeId]);
+  if (!row || row.expires_at.getTime() <= now.getTime()) return null;
+  if (!cartMatchesQuote(Number(row.covered_cents), cartValueCents)) return null;
   return {
     id: row.id,
-    premiumCents: Number(row.premiumCents),
+    premiumCents: Number(row.premium_cents),
     terms: {
-      rateBps: row.rateBps,
-      minPremiumCents: Number(row.minPremiumCents),
-      maxCoveredCents: row.maxCoveredCents === null ? null : Number(row.maxCoveredCents),
+      rateBps: row.rate_bps,
+      minPremiumCents: Number(row.min_premium_cents),
+      maxCoveredCents: row.max_covered_cents === null ? null : Number(row.max_covered_cents),
     },
   };
 }

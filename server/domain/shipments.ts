@@ -5,7 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { FieldError } from '../../contract/errors.js';
 import type { ShipmentRequest } from '../../contract/shipments.js';
-import { isUniqueViolation, type Database, type Prisma, type Transaction } from '../db/client.js';
+import { hotQuery, isUniqueViolation, type Database, type HotStatement, type Prisma, type Transaction } from '../db/client.js';
 import type { Caller } from './api-keys.js';
 import { CARRIER_SLUGS, detectCarrier, normalizeCourierId } from './carriers.js';
 import { hasOpenClaim } from './claims.js';
@@ -169,10 +169,14 @@ export async function createShipment(
         SELECT id FROM orders WHERE store_id = ${caller.store.id}::uuid AND source_order_id = ${input.source_order_id} FOR UPDATE`;
       const orderId = locked[0]?.id;
       if (orderId === undefined) throw new AppError('not_found', `No order with source_order_id "${input.source_order_id}" in this store.`);
-      const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { lineItems: true } });
-      const errors = itemsNotInOrder(input, order.lineItems);
+      // Only the lines are needed (one statement; the order with its lines took two).
+      const lineItems = await tx.orderLineItem.findMany({
+        where: { orderId },
+        select: { sourceId: true, sourceProductId: true, quantity: true },
+      });
+      const errors = itemsNotInOrder(input, lineItems);
       if (errors.length > 0) throw new AppError('invalid_request', 'The shipment names items that are not in the order.', errors);
-      return registerShipment(tx, tracking, { storeId: caller.store.id, orderId: order.id }, input, courier, now);
+      return registerShipment(tx, tracking, { storeId: caller.store.id, orderId }, input, courier, now);
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -228,38 +232,59 @@ export async function getShipment(db: Database, caller: Caller, trackingNumber: 
   return toShipmentRecord(row);
 }
 
-/** Dates travel as text inside JSON (and a DATE as text, so no time zone moves it). */
-type ShipmentRowJson = Omit<ShipmentRow, 'expectedDeliveryDate' | 'checkpoints'> & {
-  expectedDeliveryDate: string | null;
-  checkpoints: Array<Omit<ShipmentRow['checkpoints'][number], 'occurredAt'> & { occurredAt: string }>;
-};
-
 /**
  * What findShipment answers for a read (the active shipment with that number, else the latest
- * cancelled one, with its latest 100 scans) in one statement, where Prisma's include takes two.
+ * cancelled one, with its latest scans) in one statement, where Prisma's include takes two. A DATE
+ * travels as text, so no time zone moves it.
  */
+const SHIPMENT_WITH_CHECKPOINTS: HotStatement = {
+  name: 'op_shipment_with_checkpoints',
+  text: `SELECT s.id, s.store_id, s.tracking_number, s.courier, s.delivery_status::text AS delivery_status, s.tracking_url,
+                s.expected_delivery_date::text AS expected_delivery_date, s.merchant_messages, s.created_on, s.updated_on,
+                s.cancelled_on,
+                COALESCE((SELECT json_agg(json_build_object(
+                            'status', c.status, 'subtag', c.subtag, 'message', c.message, 'city', c.city, 'state', c.state,
+                            'zip', c.zip, 'country', c.country, 'occurred_at', c.occurred_at, 'source', c.source)
+                            ORDER BY c.occurred_at DESC, c.id DESC)
+                            FROM (SELECT * FROM shipment_checkpoints WHERE shipment_id = s.id
+                                   ORDER BY occurred_at DESC, id DESC LIMIT $3) c), '[]'::json) AS checkpoints
+           FROM shipments s
+          WHERE s.store_id = $1::uuid AND s.tracking_number = $2
+          ORDER BY s.cancelled_on DESC NULLS FIRST, s.created_on DESC
+          LIMIT 1`,
+};
+
+interface ShipmentWithCheckpointsRow {
+  id: string;
+  store_id: string;
+  tracking_number: string;
+  courier: string;
+  delivery_status: ShipmentRow['deliveryStatus'];
+  tracking_url: string | null;
+  expected_delivery_date: string | null;
+  merchant_messages: ShipmentRow['merchantMessages'];
+  created_on: Date;
+  updated_on: Date;
+  cancelled_on: Date | null;
+  checkpoints: Array<Omit<CheckpointRow, 'occurredAt'> & { occurred_at: string }>;
+}
+
 async function selectShipment(db: Database, storeId: string, trackingNumber: string): Promise<ShipmentRow | null> {
-  const rows = await db.$queryRaw<ShipmentRowJson[]>`
-    SELECT s.id, s.store_id AS "storeId", s.tracking_number AS "trackingNumber", s.courier,
-           s.delivery_status::text AS "deliveryStatus", s.tracking_url AS "trackingUrl",
-           s.expected_delivery_date::text AS "expectedDeliveryDate", s.merchant_messages AS "merchantMessages",
-           s.created_on AS "createdOn", s.updated_on AS "updatedOn", s.cancelled_on AS "cancelledOn",
-           COALESCE((SELECT json_agg(json_build_object(
-                       'status', c.status, 'subtag', c.subtag, 'message', c.message, 'city', c.city, 'state', c.state,
-                       'zip', c.zip, 'country', c.country, 'occurredAt', c.occurred_at, 'source', c.source)
-                       ORDER BY c.occurred_at DESC, c.id DESC)
-                       FROM (SELECT * FROM shipment_checkpoints WHERE shipment_id = s.id
-                              ORDER BY occurred_at DESC, id DESC LIMIT ${CHECKPOINTS_PER_READ}) c), '[]'::json) AS checkpoints
-      FROM shipments s
-     WHERE s.store_id = ${storeId}::uuid AND s.tracking_number = ${trackingNumber}
-     ORDER BY s.cancelled_on DESC NULLS FIRST, s.created_on DESC
-     LIMIT 1`;
-  const row = rows[0];
+  const [row] = await hotQuery<ShipmentWithCheckpointsRow>(db, SHIPMENT_WITH_CHECKPOINTS, [storeId, trackingNumber, CHECKPOINTS_PER_READ]);
   if (row === undefined) return null;
   return {
-    ...row,
-    expectedDeliveryDate: row.expectedDeliveryDate === null ? null : new Date(`${row.expectedDeliveryDate}T00:00:00.000Z`),
-    checkpoints: row.checkpoints.map((checkpoint) => ({ ...checkpoint, occurredAt: new Date(checkpoint.occurredAt) })),
+    id: row.id,
+    storeId: row.store_id,
+    trackingNumber: row.tracking_number,
+    courier: row.courier,
+    deliveryStatus: row.delivery_status,
+    trackingUrl: row.tracking_url,
+    expectedDeliveryDate: row.expected_delivery_date === null ? null : new Date(`${row.expected_delivery_date}T00:00:00.000Z`),
+    merchantMessages: row.merchant_messages,
+    createdOn: row.created_on,
+    updatedOn: row.updated_on,
+    cancelledOn: row.cancelled_on,
+    checkpoints: row.checkpoints.map(({ occurred_at, ...checkpoint }) => ({ ...checkpoint, occurredAt: new Date(occurred_at) })),
   };
 }
 
