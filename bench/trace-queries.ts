@@ -1,0 +1,167 @@
+// Every statement one request of each benchmarked kind sends to PostgreSQL, BEGIN and COMMIT
+// included: the database round trips per request, which decide most of the cost on this machine.
+//
+//   node --import tsx bench/trace-queries.ts          (a throwaway embedded PostgreSQL, ~20 s)
+//
+// It patches pg's Client.query in this process, builds the app in-process the way bench/target.ts
+// does, sends one request of each kind (after one warm-up request each) and prints the statements.
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { signWebhook } from '../contract/webhook-signature.js';
+import { createOfflineVerifier } from '../server/addresses/offline.js';
+import { createApp } from '../server/app.js';
+import { createDatabase } from '../server/db/client.js';
+import { ensureDatabase, startEmbeddedCluster } from '../server/db/embedded.js';
+import { migrate } from '../server/db/migrate.js';
+import { issueApiKey } from '../server/domain/api-keys.js';
+import { computeCheckDigit } from '../server/domain/carriers.js';
+import { systemClock } from '../server/domain/clock.js';
+import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { createStore } from '../server/domain/stores.js';
+import { createMetrics } from '../server/http/metrics.js';
+import { startTrackingJobs } from '../server/jobs/tracking-jobs.js';
+import { createLogger } from '../server/logger.js';
+import { createSandboxProvider } from '../server/tracking/sandbox.js';
+
+let recording: string[] | null = null;
+const originalQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+(pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function patched(this: pg.Client, ...args: unknown[]) {
+  const first = args[0];
+  const text = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
+  if (recording && text !== undefined && (this as unknown as { database?: string }).database === 'trace') recording.push(text.replace(/\s+/g, ' ').trim());
+  return originalQuery.apply(this, args);
+};
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(os.tmpdir(), 'op-trace-pg-'));
+  const cluster = await startEmbeddedCluster({ dataDir });
+  try {
+    await ensureDatabase(cluster.urlFor('postgres'), 'trace');
+    const url = cluster.urlFor('trace');
+    await migrate(url);
+    const db = createDatabase(url, { poolSize: 4 });
+    const store = await createStore(db, {
+      slug: 'trace',
+      name: 'Trace',
+      pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null },
+      protectionSkus: [],
+      quoteOrigin: 'backend',
+    });
+    const { key } = await issueApiKey(db, { storeSlug: store.slug, mode: 'live', scope: 'store' });
+    const secret = 'trace-platform-secret-0123456789';
+    await createPlatform(db, 'traceplatform', secret);
+    await connectStore(db, store.slug, 'traceplatform');
+
+    const logger = createLogger('silent');
+    const provider = createSandboxProvider();
+    const jobs = await startTrackingJobs({ databaseUrl: url, db, provider, clock: systemClock, logger, pollIntervalSeconds: 3600, work: false });
+    const app = createApp({
+      db,
+      clock: systemClock,
+      logger,
+      tracking: { providerName: provider.name, scheduler: jobs.scheduler },
+      addresses: { verifier: createOfflineVerifier(), timeoutMs: 3000 },
+      metrics: createMetrics(db),
+    });
+    const server: Server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = { token: key }) => {
+      const raw = body === undefined ? undefined : JSON.stringify(body);
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { ...headers, ...(raw === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: raw,
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    let n = 0;
+    const order = () => ({
+      source_order_id: `trace-${(n += 1)}`,
+      subtotal: 125,
+      insurance_selected: true,
+      quote_id: quoteId,
+      customer_details: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+      shipping_details: { street_address1: '1600 Amphitheatre Pkwy', city: 'Mountain View', province: 'CA', zip: '94043', country_code: 'US' },
+      line_items: [
+        { source_id: 'li_1', name: 'Desk organiser', price: 50, quantity: 2, source_product_id: 'p_1' },
+        { source_id: 'li_2', name: 'Pen tray', price: 25, quantity: 1, source_product_id: 'p_2' },
+      ],
+      source_created_on: '2026-11-20T10:00:00Z',
+    });
+    const quote = await send('POST', '/v2/quotes', { cart: { covered: { amount: '125.00' } } });
+    const quoteId = quote.body.id as string;
+    let tracking = 0;
+    const trackingNumber = (i: number) => {
+      const serial = `TRACE003${String(i).padStart(7, '0')}`;
+      return `1Z${serial}${computeCheckDigit({ name: 'mod10', evensMultiplier: 1, oddsMultiplier: 2 }, serial)}`;
+    };
+    // A valid UPS number, so the carrier is detected and a poll scheduled, as for real traffic.
+    const ups = () => trackingNumber((tracking += 1));
+    let pushes = 0;
+    const push = () => {
+      pushes += 1;
+      const raw = JSON.stringify({
+        merchant: store.slug,
+        event: 'order.placed',
+        order: {
+          id: `push-${pushes}`,
+          created_at: '2026-11-20T10:00:00Z',
+          line_items: [
+            { id: 'l1', title: 'Desk organiser', unit_price_cents: 6250, quantity: 2 },
+            { id: 'l2', sku: 'SHIPPING-PROTECTION', title: 'Shipping protection', unit_price_cents: 188, quantity: 1 },
+          ],
+        },
+      });
+      return fetch(`${base}/api/webhooks/traceplatform`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-webhook-signature': signWebhook(secret, raw) },
+        body: raw,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+    };
+
+    const kinds: Array<[string, () => Promise<{ status: number }>]> = [
+      ['quote create', () => send('POST', '/v2/quotes', { cart: { covered: { amount: '125.00' } } })],
+      ['order create', () => send('POST', '/v2/orders', order())],
+      ['order read', () => send('GET', '/v2/orders/trace-1')],
+      ['shipment create', () => send('POST', '/v1/shipments', { tracking_number: ups(), source_order_id: 'trace-1' })],
+      ['shipment read', () => send('GET', `/v1/shipments/${trackingNumber(1)}`)],
+      ['address verify (cached)', () => send('POST', '/v2/addresses/verify', { address: { street_address1: '1 Main St', city: 'Mountain View', province: 'CA', zip: '94043' } })],
+      ['address verify (uncached)', () => send('POST', '/v2/addresses/verify', { address: { street_address1: `${(n += 1)} Elm St`, city: 'Mountain View', province: 'CA', zip: '94043' } })],
+      ['webhook order.placed', push],
+    ];
+    const summary: string[] = [];
+    for (const [label, run] of kinds) {
+      await run(); // warm-up (and the first order / shipment / cached address)
+      recording = [];
+      const response = await run();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const statements = recording;
+      recording = null;
+      process.stdout.write(`\n== ${label}: HTTP ${response.status}, ${statements.length} statements\n`);
+      for (const statement of statements) process.stdout.write(`   ${statement.length > 160 ? `${statement.slice(0, 157)}...` : statement}\n`);
+      summary.push(`${label} ${statements.length}`);
+    }
+    process.stdout.write(`\nStatements per request: ${summary.join(', ')}\n`);
+    server.close();
+    await jobs.stop();
+    await db.$disconnect();
+  } finally {
+    await cluster.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
