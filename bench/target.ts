@@ -1,9 +1,7 @@
 // One benchmark target, run as a child process of bench/run.ts (every target runs the same way, so
 // the comparison is fair): the real server, or one of two bare Express baselines on the same database.
 //
-//   node --import tsx bench/target.ts server   the app as test/support/service.ts builds it: rate
-//                                              limits off, silent logger, sandbox tracking provider
-//                                              (no workers), offline address verifier
+//   node --import tsx bench/target.ts server   the app as bench/app.ts builds it
 //   node --import tsx bench/target.ts echo     a bare Express handler that echoes the JSON body
 //   node --import tsx bench/target.ts insert   a bare Express handler doing one parameterised INSERT
 //                                              with pg into bench_inserts (shaped like an order); and
@@ -17,14 +15,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pg from 'pg';
-import { createOfflineVerifier } from '../server/addresses/offline.js';
-import { createApp } from '../server/app.js';
-import { createDatabase } from '../server/db/client.js';
-import { systemClock } from '../server/domain/clock.js';
-import { createMetrics } from '../server/http/metrics.js';
-import { startTrackingJobs } from '../server/jobs/tracking-jobs.js';
-import { createLogger } from '../server/logger.js';
-import { createSandboxProvider } from '../server/tracking/sandbox.js';
+import { startBenchApp } from './app.js';
 
 const kind = process.argv[2];
 const databaseUrl = process.env.DATABASE_URL;
@@ -32,37 +23,6 @@ const poolSize = Number(process.env.BENCH_POOL_SIZE ?? 10);
 if (databaseUrl === undefined) throw new Error('DATABASE_URL is required');
 
 type Stop = () => Promise<void>;
-
-async function startServer(url: string): Promise<{ app: express.Express; stop: Stop }> {
-  const db = createDatabase(url, { poolSize });
-  const logger = createLogger('silent');
-  const provider = createSandboxProvider();
-  const jobs = await startTrackingJobs({
-    databaseUrl: url,
-    db,
-    provider,
-    clock: systemClock,
-    logger,
-    pollIntervalSeconds: 3600,
-    work: false,
-  });
-  const app = createApp({
-    db,
-    clock: systemClock,
-    logger,
-    tracking: { providerName: provider.name, scheduler: jobs.scheduler },
-    addresses: { verifier: createOfflineVerifier(), timeoutMs: 3000 },
-    metrics: createMetrics(db),
-    rateLimiting: undefined,
-  });
-  return {
-    app,
-    stop: async () => {
-      await jobs.stop();
-      await db.$disconnect();
-    },
-  };
-}
 
 function startEcho(): { app: express.Express; stop: Stop } {
   const app = express();
@@ -140,7 +100,7 @@ function startInsert(url: string): { app: express.Express; stop: Stop } {
 async function main(): Promise<void> {
   const url = databaseUrl as string;
   let target: { app: express.Express; stop: Stop };
-  if (kind === 'server') target = await startServer(url);
+  if (kind === 'server') target = await startBenchApp(url, poolSize);
   else if (kind === 'echo') target = startEcho();
   else if (kind === 'insert') target = startInsert(url);
   else throw new Error(`unknown target "${kind}": server, echo or insert`);

@@ -12,21 +12,15 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { startBenchApp } from './app.js';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { createOfflineVerifier } from '../server/addresses/offline.js';
-import { createApp } from '../server/app.js';
 import { createDatabase } from '../server/db/client.js';
 import { ensureDatabase, startEmbeddedCluster } from '../server/db/embedded.js';
 import { migrate } from '../server/db/migrate.js';
 import { issueApiKey } from '../server/domain/api-keys.js';
 import { computeCheckDigit } from '../server/domain/carriers.js';
-import { systemClock } from '../server/domain/clock.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { createStore } from '../server/domain/stores.js';
-import { createMetrics } from '../server/http/metrics.js';
-import { startTrackingJobs } from '../server/jobs/tracking-jobs.js';
-import { createLogger } from '../server/logger.js';
-import { createSandboxProvider } from '../server/tracking/sandbox.js';
 
 let recording: string[] | null = null;
 const originalQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
@@ -57,17 +51,7 @@ async function main(): Promise<void> {
     await createPlatform(db, 'traceplatform', secret);
     await connectStore(db, store.slug, 'traceplatform');
 
-    const logger = createLogger('silent');
-    const provider = createSandboxProvider();
-    const jobs = await startTrackingJobs({ databaseUrl: url, db, provider, clock: systemClock, logger, pollIntervalSeconds: 3600, work: false });
-    const app = createApp({
-      db,
-      clock: systemClock,
-      logger,
-      tracking: { providerName: provider.name, scheduler: jobs.scheduler },
-      addresses: { verifier: createOfflineVerifier(), timeoutMs: 3000 },
-      metrics: createMetrics(db),
-    });
+    const { app, stop } = await startBenchApp(url, 4);
     const server: Server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -150,7 +134,7 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`\nStatements per request: ${summary.join(', ')}\n`);
     server.close();
-    await jobs.stop();
+    await stop();
     await db.$disconnect();
   } finally {
     await cluster.stop();

@@ -68,7 +68,7 @@ export function createApp(deps: AppDeps): express.Express {
     // Order of checks (DESIGN.md §4): the key, the body (signatures need its raw bytes), then validation.
     // Limits are counted after the key is known and before the body is read: every request counts.
     globalMiddleware: [
-      authenticateKey(deps.db),
+      authenticateKey(deps.db, deps.apiKeys.callers),
       ...(deps.rateLimiting ? [deps.rateLimiting.middleware] : []),
       parseJsonBody,
       authenticateSignature(deps),

@@ -1,6 +1,7 @@
 // What the app needs from the outside world; main.ts and the tests each provide one.
 import type { Logger } from 'pino';
 import type { Database } from './db/client.js';
+import type { ApiKeyCache } from './domain/api-key-cache.js';
 import type { Clock } from './domain/clock.js';
 import type { VerificationSettings } from './domain/address-verification.js';
 import type { ShipmentTracking } from './domain/shipments.js';
@@ -9,6 +10,8 @@ import type { RateLimiting } from './http/rate-limit.js';
 
 export interface AppDeps {
   db: Database;
+  /** The callers of recently used keys, emptied on every key or store change (any instance's). */
+  apiKeys: ApiKeyCache;
   clock: Clock;
   logger: Logger;
   tracking: ShipmentTracking;

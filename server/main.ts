@@ -13,6 +13,7 @@ import { createGracefulServer } from './http/graceful-server.js';
 import { createMetrics } from './http/metrics.js';
 import { createRateLimiting } from './http/rate-limit.js';
 import { startTrackingJobs } from './jobs/tracking-jobs.js';
+import { startApiKeyCache } from './domain/api-key-cache.js';
 import { createLogger } from './logger.js';
 import { createTrackingProvider } from './tracking/index.js';
 
@@ -68,11 +69,16 @@ async function main(): Promise<void> {
     work: true,
   });
 
+  const apiKeys = await startApiKeyCache(database.url, {
+    onDisconnect: (reconnectInMs) =>
+      logger.warn({ component: 'api_key_cache', reconnect_in_ms: reconnectInMs }, 'change notifications lost; keys are read from the database until they are back'),
+  });
   const addressVerifier = createAddressVerifier(config.addressVerifier);
   const metrics = createMetrics(db, { processMetrics: true });
   const rateLimiting = config.rateLimits ? createRateLimiting(database.url, config.rateLimits, metrics) : undefined;
   const app = createApp({
     db,
+    apiKeys,
     clock: systemClock,
     logger,
     tracking: { providerName: provider.name, scheduler: jobs.scheduler },
@@ -147,6 +153,7 @@ async function main(): Promise<void> {
     };
     await step('jobs', () => jobs.stop());
     await step('rate_limits', () => rateLimiting?.close());
+    await step('api_key_cache', () => apiKeys.stop());
     await step('database', () => db.$disconnect());
     await step('embedded_postgres', () => database.embedded?.stop());
 

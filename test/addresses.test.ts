@@ -19,6 +19,7 @@ const DELIVERABLE: Verification = {
 
 class StandInVerifier implements AddressVerifier {
   readonly name = 'usps' as const;
+  readonly local = false;
   calls: AddressInput[] = [];
   answer: Verification | 'hang' | 'throw' = DELIVERABLE;
   lastSignal: AbortSignal | null = null;
@@ -203,5 +204,13 @@ describe('the offline verifier through HTTP', () => {
     expect(plausible.body).toMatchObject({ verdict: 'unknown', deliverable: null, address: null });
     const wrongState = await verify({ address: { ...home, province: 'NY' } }, shop.liveKey, offline.baseUrl);
     expect(wrongState.body).toMatchObject({ verdict: 'undeliverable', deliverable: false, reason: 'zip_state_mismatch' });
+  });
+
+  it('keeps nothing in the lookup cache: it has no lookup to save', async () => {
+    const before = await tableCounts(service.db);
+    for (const address of [home, { ...home, province: 'NY' }, { ...home, zip: '1234' }]) {
+      expect((await verify({ address }, shop.liveKey, offline.baseUrl)).status).toBe(200);
+    }
+    expect(await tableCounts(service.db)).toEqual(before);
   });
 });

@@ -142,6 +142,7 @@ describe('key create and key revoke', () => {
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(json(revoked)).toEqual({ revoked: { id, revoked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) } });
 
+    await service.settled(); // the revocation's notification has reached the service
     const response = await quote(key);
     expect(response.status).toBe(401);
     expect(response.body.error_code).toBe('unauthorized');

@@ -180,8 +180,13 @@ describe('pricing from a quote', () => {
   beforeAll(async () => {
     repriced = await seedStore(service.db);
   });
-  const raiseRate = () => service.db.store.update({ where: { id: repriced.store.id }, data: { rateBps: 300 } });
-  const lowerRate = () => service.db.store.update({ where: { id: repriced.store.id }, data: { rateBps: 150 } });
+  // Changed behind the API; settled() waits until the service has heard of it (docs/performance.md).
+  const setRate = async (rateBps: number) => {
+    await service.db.store.update({ where: { id: repriced.store.id }, data: { rateBps } });
+    await service.settled();
+  };
+  const raiseRate = () => setRate(300);
+  const lowerRate = () => setRate(150);
   const createWithQuote = async (quoteId: string, overrides: Record<string, unknown> = {}) => {
     const response = await createOrder(orderBody({ subtotal: 200, quote_id: quoteId, ...overrides }), repriced.liveKey);
     expect(response.status).toBe(201);

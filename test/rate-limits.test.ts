@@ -111,6 +111,7 @@ describe('quotes', () => {
   it('limit a browser-origin store per shopper IP (X-Forwarded-For behind one trusted proxy), and per store', async () => {
     const shop = await seedStore(a.db);
     await a.db.store.update({ where: { id: shop.store.id }, data: { quoteOrigin: 'browser' } });
+    await Promise.all([a.settled(), b.settled()]);
     const first = [await quoteFrom(a, shop.liveKey, '203.0.113.7'), await quoteFrom(b, shop.liveKey, '203.0.113.7'), await quoteFrom(a, shop.liveKey, '203.0.113.7')];
     expect(first.map((r) => r.status)).toEqual([201, 201, 429]);
     expect(first[2]?.body.error).toMatch(/per shopper IP/);

@@ -219,6 +219,7 @@ describe('cross-store isolation', () => {
     const before = await snapshotOfA(fixture);
     // B's store has a rate of its own (3 %), so a premium from A's quote (1.88) would show.
     await service.db.store.update({ where: { id: storeB.store.id }, data: { rateBps: 300 } });
+    await service.settled();
     try {
       const response = await call(service.baseUrl, 'POST', '/v2/orders', {
         key: storeB.liveKey,
@@ -253,6 +254,7 @@ describe('cross-store isolation', () => {
       expect(await snapshotOfA(fixture)).toBe(beforeB);
     } finally {
       await service.db.store.update({ where: { id: storeB.store.id }, data: { rateBps: 150 } });
+      await service.settled();
     }
   });
 

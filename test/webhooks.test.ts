@@ -204,6 +204,7 @@ describe('order.placed', () => {
 
   it('recognises the protection line by a declared SKU, then by title; otherwise the order is unprotected', async () => {
     await service.db.store.update({ where: { id: shop.store.id }, data: { protectionSkus: ['ACME-SHIELD'] } });
+    await service.settled();
     try {
       const declared = await placed({}, [
         { id: 'a', sku: 'DESK', title: 'Desk', unit_price_cents: 10_000, quantity: 1 },
@@ -220,6 +221,7 @@ describe('order.placed', () => {
       expect((await readOrder(none.id)).body).toMatchObject({ insured_status: 'not_selected', paid_to_insure: 0, subtotal: 100 });
     } finally {
       await service.db.store.update({ where: { id: shop.store.id }, data: { protectionSkus: [] } });
+      await service.settled();
     }
   });
 

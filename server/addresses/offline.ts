@@ -191,6 +191,7 @@ function structuralFailure(input: AddressInput, standard: StandardizedAddress): 
 export function createOfflineVerifier(): AddressVerifier {
   return {
     name: 'offline',
+    local: true,
     async verify(address: AddressInput): Promise<Verification> {
       const country = address.countryCode?.trim().toUpperCase() ?? '';
       if (country !== '' && country !== 'US') {

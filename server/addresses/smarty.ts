@@ -83,6 +83,7 @@ export function createSmartyVerifier(options: SmartyVerifierOptions): AddressVer
 
   return {
     name: 'smarty',
+    local: false,
     async verify(address: AddressInput, signal: AbortSignal): Promise<Verification> {
       if (signal.aborted) return failureVerification(ABORTED);
       const lookup = new usStreet.Lookup();

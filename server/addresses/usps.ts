@@ -461,6 +461,7 @@ export function createUspsVerifier(options: UspsVerifierOptions): AddressVerifie
 
   return {
     name: 'usps',
+    local: false,
     async verify(input, signal) {
       try {
         return await verify(input, signal);

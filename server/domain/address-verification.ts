@@ -115,6 +115,8 @@ export async function verifyAddress(
   const standard = standardizeAddress(input);
   if (caller.mode === 'test') return settleVerification(testModeVerification(standard));
 
+  if (settings.verifier.local) return settleVerification(await askVerifier(settings, input));
+
   const keyHash = lookupKey(settings.verifier.name, standard);
   const [cached] = await hotQuery<{ result: Verification; expires_at: Date }>(db, CACHED_LOOKUP, [keyHash]);
   if (cached && cached.expires_at.getTime() > now.getTime()) return cached.result;

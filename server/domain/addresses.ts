@@ -55,6 +55,11 @@ export interface Verification {
 export interface AddressVerifier {
   readonly name: 'offline' | 'usps' | 'smarty';
   /**
+   * Answers from data on this machine, at no cost: its answers are not kept in the 24-hour lookup
+   * cache, which exists to save paid or rate-limited lookups and would cost a database round trip.
+   */
+  readonly local: boolean;
+  /**
    * Verifies a US address. Answers unknown (never throws) when the check cannot be made; the
    * caller also turns a throw or a timeout into unknown. `signal` aborts an outstanding lookup.
    */

@@ -3,6 +3,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hotQuery, type Database, type HotStatement } from '../db/client.js';
 import type { Store } from '../db/generated/client.js';
+import type { CallerCache } from './api-key-cache.js';
 import { AppError } from './errors.js';
 import { isUuid } from './ids.js';
 import { toStoreContext, type StoreContext } from './stores.js';
@@ -82,7 +83,7 @@ export async function revokeApiKey(db: Database, id: string, now: Date): Promise
  * Resolves a presented key to its caller, or throws 401 for a missing, malformed, unknown or
  * revoked key. Whether the caller may use a given route (scope) is the HTTP layer's decision.
  */
-export async function authenticateApiKey(db: Database, presented: string | undefined): Promise<Caller> {
+export async function authenticateApiKey(db: Database, presented: string | undefined, cache?: CallerCache): Promise<Caller> {
   if (presented === undefined || presented === '') {
     throw new AppError('unauthorized', 'No API key: send it in the token header or as Authorization: Bearer <key>.');
   }
@@ -90,6 +91,10 @@ export async function authenticateApiKey(db: Database, presented: string | undef
     throw new AppError('unauthorized', 'The API key is malformed: keys look like ak_live_... or ak_test_....');
   }
   const presentedHash = hashApiKey(presented);
+  // Only valid keys are cached, under their hash (a near miss finds nothing, as in the index).
+  const cached = cache?.get(presentedHash);
+  if (cached !== undefined) return cached;
+  const generation = cache?.generation() ?? 0;
   const row = await findKeyWithStore(db, presentedHash);
   // The lookup is by hash; the comparison is still constant-time so no timing reveals a near match.
   const matches =
@@ -97,7 +102,9 @@ export async function authenticateApiKey(db: Database, presented: string | undef
   if (!row || !matches || row.revokedAt !== null) {
     throw new AppError('unauthorized', 'The API key is unknown or revoked.');
   }
-  return { keyId: row.id, mode: row.mode, scope: row.scope, store: toStoreContext(row.store) };
+  const caller: Caller = { keyId: row.id, mode: row.mode, scope: row.scope, store: toStoreContext(row.store) };
+  cache?.set(presentedHash, caller, generation);
+  return caller;
 }
 
 interface KeyWithStore {
@@ -137,11 +144,7 @@ interface KeyWithStoreRow {
   created_at: Date;
 }
 
-/**
- * Every key-authenticated request runs this first. It reads the database every time, never a
- * cache: a revocation, or a store's new terms, counts from the moment it is committed, on every
- * instance (docs/performance.md says what a cache would gain and why there is none).
- */
+/** The key and its store, when the callers' cache does not have them. */
 async function findKeyWithStore(db: Database, keyHash: string): Promise<KeyWithStore | null> {
   const [row] = await hotQuery<KeyWithStoreRow>(db, KEY_WITH_STORE, [keyHash]);
   if (row === undefined) return null;

@@ -9,6 +9,7 @@ import { createDatabase, type Database } from '../../server/db/client.js';
 import { ensureDatabase } from '../../server/db/embedded.js';
 import { migrate } from '../../server/db/migrate.js';
 import { issueApiKey } from '../../server/domain/api-keys.js';
+import { startApiKeyCache, type ApiKeyCache } from '../../server/domain/api-key-cache.js';
 import type { Clock } from '../../server/domain/clock.js';
 import type { AddressVerifier } from '../../server/domain/addresses.js';
 import type { TrackingProvider } from '../../server/domain/tracking.js';
@@ -50,6 +51,12 @@ export interface TestService {
   clock: TestClock;
   provider: TrackingProvider;
   jobs: TrackingJobs;
+  apiKeys: ApiKeyCache;
+  /**
+   * Waits until this instance has heard of every key or store change committed so far (as it does
+   * within milliseconds): for a test that changes a store's terms behind the API and then calls it.
+   */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -89,8 +96,10 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     work: options.work ?? false,
     workerPollingSeconds: 0.5,
   });
+  const apiKeys = await startApiKeyCache(databaseUrl);
   const app = createApp({
     db,
+    apiKeys,
     clock,
     logger,
     tracking: { providerName: provider.name, scheduler: jobs.scheduler },
@@ -111,9 +120,12 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     clock,
     provider,
     jobs,
+    apiKeys,
+    settled: () => apiKeys.sync(),
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs.stop();
+      await apiKeys.stop();
       await rateLimiting?.close();
       await db.$disconnect();
     },
