@@ -505,7 +505,7 @@ function serverScenarios(seeded: Seeded, counters: Counters, runId: string): Sce
   return [
     {
       name: 'quote_create',
-      baseline: 'echo',
+      baseline: 'insert',
       method: 'POST',
       path: '/v2/quotes',
       headers: { ...auth, ...json },

@@ -116,8 +116,7 @@ async function main(): Promise<void> {
       ['order read', () => send('GET', '/v2/orders/trace-1')],
       ['shipment create', () => send('POST', '/v1/shipments', { tracking_number: ups(), source_order_id: 'trace-1' })],
       ['shipment read', () => send('GET', `/v1/shipments/${trackingNumber(1)}`)],
-      ['address verify (cached)', () => send('POST', '/v2/addresses/verify', { address: { street_address1: '1 Main St', city: 'Mountain View', province: 'CA', zip: '94043' } })],
-      ['address verify (uncached)', () => send('POST', '/v2/addresses/verify', { address: { street_address1: `${(n += 1)} Elm St`, city: 'Mountain View', province: 'CA', zip: '94043' } })],
+      ['address verify (offline)', () => send('POST', '/v2/addresses/verify', { address: { street_address1: `${(n += 1)} Elm St`, city: 'Mountain View', province: 'CA', zip: '94043' } })],
       ['webhook order.placed', push],
     ];
     const summary: string[] = [];

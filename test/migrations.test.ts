@@ -111,3 +111,18 @@ describe('the premium ledger', () => {
     ).rejects.toThrow(/nonzero/);
   });
 });
+
+describe('quotes', () => {
+  it('refuse UPDATE: an order is priced from the quote as issued, which instances keep in memory', async () => {
+    const url = await createTestDatabase();
+    await query(
+      url,
+      `WITH s AS (INSERT INTO stores (slug, name, rate_bps, min_premium_cents) VALUES ('quotes', 'Q', 150, 98) RETURNING id)
+       INSERT INTO quotes (store_id, covered_cents, premium_cents, rate_bps, min_premium_cents, created_at, expires_at)
+       SELECT id, 12500, 188, 150, 98, now(), now() + interval '1 day' FROM s`,
+    );
+    await expect(query(url, 'UPDATE quotes SET premium_cents = 1')).rejects.toThrow(/quotes are immutable/);
+    const rows = await query<{ premium_cents: string }>(url, 'SELECT premium_cents FROM quotes');
+    expect(rows.map((row) => Number(row.premium_cents))).toEqual([188]);
+  });
+});

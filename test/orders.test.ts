@@ -207,6 +207,20 @@ describe('pricing from a quote', () => {
     }
   });
 
+  it('uses a quote another instance issued, read from the database, for its store only', async () => {
+    // Written as another instance would have: this one has never seen it. 200.00 at 2.5 % = 5.00.
+    const [issued] = await service.db.$queryRaw<Array<{ id: string }>>`
+      INSERT INTO quotes (store_id, covered_cents, premium_cents, rate_bps, min_premium_cents, created_at, expires_at)
+      VALUES (${repriced.store.id}::uuid, 20000, 500, 250, 98, now(), now() + interval '1 day') RETURNING id`;
+    const quoteId = issued?.id as string;
+    const other = await seedStore(service.db);
+    const elsewhere = await createOrder(orderBody({ subtotal: 200, quote_id: quoteId }), other.liveKey);
+    expect(elsewhere.body.paid_to_insure).toBe(3); // another store's quote: its own rate, 1.5 %
+    const order = await createWithQuote(quoteId);
+    expect(order.paid_to_insure).toBe(5);
+    expect((await ledger(order.id))[0]?.quoteId).toBe(quoteId);
+  });
+
   it('prices from the configured rate once the quote is more than 24 hours old', async () => {
     const quoteId = await quote('200.00', repriced.liveKey);
     await raiseRate();

@@ -1,5 +1,6 @@
 // Quotes (SPEC.md §2.2, §2.3, §3 Quote): a priced cart, valid 24 hours, that an order may reference.
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
 import type { QuoteRequest } from '../../contract/quotes.js';
 import { hotQuery, type Database, type HotStatement } from '../db/client.js';
@@ -55,6 +56,13 @@ export async function createQuote(db: Database, caller: Caller, input: QuoteInpu
     expiresAt,
   ]);
   if (row === undefined) throw new Error('the quote insert returned no row');
+  knownQuotes.set(row.id, {
+    storeId: store.id,
+    coveredCents: cartValueCents,
+    premiumCents,
+    terms: { ...store.pricing },
+    expiresAt,
+  });
   return { id: row.id, cartValueCents, premiumCents, cartRef, createdAt: now, expiresAt };
 }
 
@@ -70,13 +78,12 @@ const INSERT_QUOTE: HotStatement = {
 /** The quote an order names, by id within the store (primary key). */
 const QUOTE_OF_STORE: HotStatement = {
   name: 'op_quote_of_store',
-  text: `SELECT id, covered_cents::text AS covered_cents, premium_cents::text AS premium_cents, rate_bps,
+  text: `SELECT covered_cents::text AS covered_cents, premium_cents::text AS premium_cents, rate_bps,
                 min_premium_cents::text AS min_premium_cents, max_covered_cents::text AS max_covered_cents, expires_at
            FROM quotes WHERE id = $1::uuid AND store_id = $2::uuid`,
 };
 
 interface QuoteRow {
-  id: string;
   covered_cents: string;
   premium_cents: string;
   rate_bps: number;
@@ -107,16 +114,43 @@ export async function resolveQuote(
   now: Date,
 ): Promise<ResolvedQuote | null> {
   if (quoteId === undefined || !isUuid(quoteId)) return null;
-  const [row] = await hotQuery<QuoteRow>(db, QUOTE_OF_STORE, [quoteId.toLowerCase(), storeId]);
-  if (!row || row.expires_at.getTime() <= now.getTime()) return null;
-  if (!cartMatchesQuote(Number(row.covered_cents), cartValueCents)) return null;
-  return {
-    id: row.id,
+  const id = quoteId.toLowerCase();
+  const quote = knownQuotes.get(id) ?? (await readQuote(db, id, storeId));
+  if (quote === null || quote.storeId !== storeId || quote.expiresAt.getTime() <= now.getTime()) return null;
+  if (!cartMatchesQuote(quote.coveredCents, cartValueCents)) return null;
+  return { id, premiumCents: quote.premiumCents, terms: { ...quote.terms } };
+}
+
+/** What an order needs of a quote. */
+interface KnownQuote {
+  storeId: string;
+  coveredCents: number;
+  premiumCents: number;
+  terms: PricingTerms;
+  expiresAt: Date;
+}
+
+/**
+ * Quotes this instance issued or read. A quote never changes once written (the database refuses an
+ * UPDATE: migration immutable_quotes), so a copy needs no invalidation; expiry is checked on use.
+ * Keyed by id alone: ids are random UUIDs, and the store is checked on every use.
+ */
+const knownQuotes = new LRUCache<string, KnownQuote>({ max: 50_000 });
+
+async function readQuote(db: Database, id: string, storeId: string): Promise<KnownQuote | null> {
+  const [row] = await hotQuery<QuoteRow>(db, QUOTE_OF_STORE, [id, storeId]);
+  if (row === undefined) return null;
+  const quote: KnownQuote = {
+    storeId,
+    coveredCents: Number(row.covered_cents),
     premiumCents: Number(row.premium_cents),
     terms: {
       rateBps: row.rate_bps,
       minPremiumCents: Number(row.min_premium_cents),
       maxCoveredCents: row.max_covered_cents === null ? null : Number(row.max_covered_cents),
     },
+    expiresAt: row.expires_at,
   };
+  knownQuotes.set(id, quote);
+  return quote;
 }
