@@ -63,7 +63,12 @@ function urlBuilder(credentials: Credentials, port: number) {
     `postgresql://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
 }
 
-export async function startEmbeddedCluster(options: { dataDir: string; onLog?: (message: string) => void }): Promise<EmbeddedCluster> {
+export async function startEmbeddedCluster(options: {
+  dataDir: string;
+  onLog?: (message: string) => void;
+  /** Server settings for this start (postgres -c name=value), e.g. the benchmark's shared_buffers. */
+  settings?: Record<string, string>;
+}): Promise<EmbeddedCluster> {
   const dataDir = resolve(options.dataDir);
   const pgData = join(dataDir, 'pg');
   const credentialsFile = join(dataDir, 'embedded-postgres.json');
@@ -92,7 +97,7 @@ export async function startEmbeddedCluster(options: { dataDir: string; onLog?: (
     password: credentials.password,
     persistent: true,
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
     onLog: options.onLog ?? (() => {}),
     onError: (error: unknown) => options.onLog?.(String(error)),
   });
