@@ -9,16 +9,14 @@
 //     applied in full or not at all, and one refused at connect was not applied;
 //   - retrying those unknown requests converges: create answers 201 or 409 (and on 409 the order is
 //     complete), refund redelivery answers duplicate or applies exactly once.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { createDatabase, type Database } from '../server/db/client.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { freePort, spawnServer } from './support/server-process.js';
 import { createTestDatabase, seedStore } from './support/service.js';
 
-const TSX = 'node_modules/.bin/tsx';
 const PLATFORM = 'crashplat';
 const SECRET = 'crash-safety-shared-secret-0123456789';
 /** Concurrent clients, each with one request outstanding at a time on its own keep-alive connection. */
@@ -26,68 +24,6 @@ const CLIENTS = 8;
 /** The kill comes after this many 2xx answers in the stream (or at STREAM_DEADLINE_MS, whichever first). */
 const ANSWERS_BEFORE_KILL = 120;
 const STREAM_DEADLINE_MS = 15_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-interface Child {
-  output: () => string;
-  exited: Promise<number | null>;
-  waitFor: (text: string, timeoutMs: number) => Promise<void>;
-  /** The pid of the server's own node process, from its "listening on" log line (tsx wraps it). */
-  serverPid: () => number;
-  kill: () => void;
-}
-
-function startServer(env: Record<string, string>): Child {
-  const child: ChildProcess = spawn(TSX, ['server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      exitCode = code;
-      resolve(code);
-    }),
-  );
-  const waitFor = (text: string, timeoutMs: number) =>
-    new Promise<void>((resolve, reject) => {
-      const started = Date.now();
-      const timer = setInterval(() => {
-        if (output.includes(text)) {
-          clearInterval(timer);
-          resolve();
-        } else if (exitCode !== undefined || Date.now() - started > timeoutMs) {
-          clearInterval(timer);
-          reject(new Error(`no "${text}" (exit ${exitCode}) in: ${output}`));
-        }
-      }, 20);
-    });
-  const serverPid = () => {
-    const listening = output.split('\n').find((line) => line.includes('"msg":"listening on'));
-    const pid = listening ? (JSON.parse(listening) as { pid?: number }).pid : undefined;
-    if (!pid) throw new Error(`no pid in the listening line: ${output}`);
-    return pid;
-  };
-  const kill = () => {
-    if (exitCode !== undefined) return;
-    try {
-      process.kill(serverPid(), 'SIGKILL');
-    } catch {
-      // not listening yet, or already gone
-    }
-    child.kill('SIGKILL');
-  };
-  return { output: () => output, exited, waitFor, serverPid, kill };
-}
 
 type Outcome =
   | { kind: 'answered'; status: number; body: string }
@@ -354,7 +290,7 @@ describe('crash safety', () => {
       RATE_LIMITS_ENABLED: 'false',
     });
     const firstPort = await freePort();
-    const first = startServer(env(firstPort));
+    const first = spawnServer(env(firstPort));
     cleanups.push(() => first.kill());
     await first.waitFor('listening on', 45_000);
 
@@ -389,7 +325,7 @@ describe('crash safety', () => {
       if (killed) return;
       killed = true;
       killedWithInFlight = inFlight;
-      process.kill(first.serverPid(), 'SIGKILL');
+      first.signal('SIGKILL');
     };
     const deadline = setTimeout(kill, STREAM_DEADLINE_MS);
     const client = async (clientIndex: number) => {
@@ -439,7 +375,7 @@ describe('crash safety', () => {
 
     // Restart on the same database.
     const secondPort = await freePort();
-    const second = startServer(env(secondPort));
+    const second = spawnServer(env(secondPort));
     cleanups.push(() => second.kill());
     await second.waitFor('listening on', 45_000);
 

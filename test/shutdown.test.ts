@@ -3,87 +3,15 @@
 // gets its complete answer and is in the database with its ledger booking; new connections are
 // refused; the process logs "stopped" and exits 0. And a request still running at the drain
 // deadline is cut, counted in the log, and the exit code is 1.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, request } from 'node:http';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../server/db/client.js';
 import { orderBody } from './support/http.js';
+import { freePort, spawnServer } from './support/server-process.js';
 import { createTestDatabase, seedStore } from './support/service.js';
 
-const TSX = 'node_modules/.bin/tsx';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-interface Child {
-  process: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-  waitFor: (text: string, timeoutMs: number) => Promise<void>;
-  /**
-   * Sends a signal to the server's own node process. tsx runs the script in a child process and
-   * relays signals to it, but SIGKILLs that child when it has not acknowledged the signal within
-   * 30 ms; on a loaded machine that can cut the very shutdown under test.
-   */
-  signal: (signal: NodeJS.Signals) => void;
-  /** SIGKILLs whatever still runs (after a failure). */
-  kill: () => void;
-}
-
-function startServer(env: Record<string, string>): Child {
-  const child = spawn(TSX, ['server/main.ts'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      exitCode = code;
-      resolve(code);
-    }),
-  );
-  const waitFor = (text: string, timeoutMs: number) =>
-    new Promise<void>((resolve, reject) => {
-      const started = Date.now();
-      const timer = setInterval(() => {
-        if (output.includes(text)) {
-          clearInterval(timer);
-          resolve();
-        } else if (exitCode !== undefined || Date.now() - started > timeoutMs) {
-          clearInterval(timer);
-          reject(new Error(`no "${text}" (exit ${exitCode}) in: ${output}`));
-        }
-      }, 20);
-    });
-  const signal = (name: NodeJS.Signals) => {
-    const listening = output.split('\n').find((line) => line.includes('"msg":"listening on'));
-    const pid = listening ? (JSON.parse(listening) as { pid?: number }).pid : undefined;
-    if (!pid) throw new Error(`no pid in the listening line: ${output}`);
-    process.kill(pid, name);
-  };
-  const kill = () => {
-    if (exitCode !== undefined) return;
-    try {
-      signal('SIGKILL');
-    } catch {
-      // not listening yet: the wrapper below is all there is to stop
-    }
-    child.kill('SIGKILL');
-  };
-  return { process: child, output: () => output, exited, waitFor, signal, kill };
-}
 
 type Outcome =
   | { kind: 'answered'; status: number; connection: string | undefined; body: string; settledAt: number }
@@ -140,7 +68,7 @@ describe('graceful shutdown', () => {
     const shop = await seedStore(db);
 
     const port = await freePort();
-    const server = startServer({
+    const server = spawnServer({
       DATABASE_URL: databaseUrl,
       DATA_DIR: '/nonexistent-should-not-be-used',
       PORT: String(port),
@@ -254,7 +182,7 @@ describe('graceful shutdown', () => {
     const shop = await seedStore(db);
     const port = await freePort();
     const uspsSecret = 'usps-secret-that-must-not-be-logged';
-    const server = startServer({
+    const server = spawnServer({
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       LOG_LEVEL: 'info',

@@ -1,15 +1,15 @@
 // `npm start` end to end: the embedded database, the demo store whose keys are printed once, the
 // README quickstart run verbatim, persistence across restarts, DATABASE_URL, and bad configuration.
 // Also keeps the README's endpoint table true to the contract.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { contract } from '../contract/index.js';
+import { freePort, spawnServer } from './support/server-process.js';
 import { createTestDatabase } from './support/service.js';
 
 const run = promisify(execFile);
@@ -18,16 +18,6 @@ const dataDirs: string[] = [];
 afterAll(() => {
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 interface Started {
   process: ChildProcess;
@@ -38,35 +28,15 @@ interface Started {
 
 async function startServer(env: Record<string, string>): Promise<Started> {
   const port = await freePort();
-  // As npm start runs it: node itself, so SIGTERM reaches the server (the tsx wrapper would
-  // SIGKILL its child 30 ms after passing a signal on).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (output.includes('listening on')) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 50);
-    void exited.then((code) => {
-      clearInterval(timer);
-      reject(new Error(`server exited with ${code}: ${output}`));
-    });
-  });
+  const server = spawnServer({ DATABASE_URL: '', LOG_LEVEL: 'info', ...env, PORT: String(port) });
+  await server.waitFor('listening on', 120_000);
   return {
-    process: child,
-    output: () => output,
+    process: server.process,
+    output: server.output,
     baseUrl: `http://127.0.0.1:${port}`,
     stop: async () => {
-      child.kill('SIGTERM');
-      return exited;
+      server.signal('SIGTERM');
+      return server.exited;
     },
   };
 }

@@ -31,7 +31,8 @@ interface Credentials {
   password: string;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port nothing listens on at the moment of asking (on 127.0.0.1). */
+export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.unref();
