@@ -51,12 +51,11 @@ export async function hotQuery<Row extends pg.QueryResultRow>(db: Database, stat
   return result.rows;
 }
 
-/** True when a write lost a race against a unique constraint (the database's duplicate guard). */
+/**
+ * True when a write lost a race against a unique constraint (the database's duplicate guard):
+ * through Prisma (P2002), or a hot statement, which node-postgres reports with PostgreSQL's code.
+ */
 export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
-}
-
-/** The same for a hot statement, which node-postgres reports with PostgreSQL's own code. */
-export function isHotUniqueViolation(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code === 'P2002';
   return error instanceof pg.DatabaseError && error.code === '23505';
 }

@@ -8,6 +8,7 @@ import type { FieldError } from '../../contract/errors.js';
 import type { Database, Prisma, Transaction } from '../db/client.js';
 import type { Caller } from './api-keys.js';
 import { AppError } from './errors.js';
+import { lockExistingOrderRow, orderNotFound } from './order-lock.js';
 import { isUuid } from './ids.js';
 
 export type ClaimInput = z.output<typeof ClaimRequest>;
@@ -106,10 +107,7 @@ export async function createClaim(db: Database, caller: Caller, input: ClaimInpu
 
   return db.$transaction(async (tx) => {
     // The order row lock serialises this with order and shipment cancellation.
-    const locked = await tx.$queryRaw<Array<{ id: string }>>`
-      SELECT id FROM orders WHERE store_id = ${caller.store.id}::uuid AND source_order_id = ${input.source_order_id} FOR UPDATE`;
-    const orderId = locked[0]?.id;
-    if (orderId === undefined) throw new AppError('not_found', `No order with source_order_id "${input.source_order_id}" in this store.`);
+    const orderId = await lockExistingOrderRow(tx, caller.store.id, input.source_order_id);
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { lineItems: true } });
     if (order.status === 'cancelled') throw new AppError('conflict', 'The order is cancelled; no claim can be filed on it.');
     if (!order.insuranceSelected) throw new AppError('conflict', 'The order was not protected; no claim can be filed on it.');
@@ -159,7 +157,7 @@ export async function getClaim(db: Database, caller: Caller, id: string): Promis
 }
 
 export async function listClaims(db: Database, caller: Caller, sourceOrderId: string): Promise<ClaimRecord[]> {
-  const notFound = new AppError('not_found', `No order with source_order_id "${sourceOrderId}" in this store.`);
+  const notFound = orderNotFound(sourceOrderId);
   if (caller.mode === 'test') throw notFound;
   const order = await db.order.findUnique({
     where: { storeId_sourceOrderId: { storeId: caller.store.id, sourceOrderId } },

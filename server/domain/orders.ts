@@ -5,10 +5,11 @@ import type { z } from 'zod';
 import { Address } from '../../contract/common.js';
 import type { OrderRequest, OrderUpdateRequest } from '../../contract/orders.js';
 import { fieldErrorsFromIssues, type FieldError } from '../../contract/errors.js';
-import { hotQuery, isHotUniqueViolation, type Database, type HotStatement, type Prisma, type Transaction } from '../db/client.js';
+import { hotQuery, isUniqueViolation, type Database, type HotStatement, type Prisma, type Transaction } from '../db/client.js';
 import type { Caller, KeyMode } from './api-keys.js';
 import { hasOpenClaim } from './claims.js';
 import { AppError } from './errors.js';
+import { lockExistingOrderRow, orderNotFound } from './order-lock.js';
 import { ledgerTotals, repricingAmountCents } from './ledger.js';
 import { coveredAmountCents, priceCoverage, type PricingTerms } from './pricing.js';
 import { resolveQuote } from './quotes.js';
@@ -169,9 +170,6 @@ function assertUniqueLineItemIds(items: readonly LineItemInput[]): void {
   if (errors.length > 0) throw new AppError('unprocessable', 'Line item source_id values must be unique within the order.', errors);
 }
 
-function orderNotFound(sourceOrderId: string): AppError {
-  return new AppError('not_found', `No order with source_order_id "${sourceOrderId}" in this store.`);
-}
 
 export interface PricingRequest {
   insuranceSelected: boolean;
@@ -214,6 +212,18 @@ export async function priceNewOrder(db: Database, store: StoreContext, mode: Key
   return { source: 'rate', quoteId: null, terms: storeTerms, ...priceCoverage(request.valueCents, storeTerms) };
 }
 
+/** How an order records what priced it: the source, the quote, the cover and the terms applied. */
+export function pricingColumns(pricing: OrderPricing): Pick<OrderColumns, 'quoteId' | 'pricingSource' | 'amountCoveredCents' | 'rateBps' | 'minPremiumCents' | 'maxCoveredCents'> {
+  return {
+    quoteId: pricing.quoteId,
+    pricingSource: pricing.source,
+    amountCoveredCents: pricing.coveredCents,
+    rateBps: pricing.terms.rateBps,
+    minPremiumCents: pricing.terms.minPremiumCents,
+    maxCoveredCents: pricing.terms.maxCoveredCents,
+  };
+}
+
 /** The order's columns as the request gives them; shared by live writes and test-mode answers. */
 function orderColumns(caller: Caller, input: OrderCreateInput, pricing: OrderPricing, now: Date): OrderColumns {
   return {
@@ -221,17 +231,12 @@ function orderColumns(caller: Caller, input: OrderCreateInput, pricing: OrderPri
     sourceOrderId: input.source_order_id,
     sourceOrderNumber: input.source_order_number ?? input.source_order_id,
     insuranceSelected: input.insurance_selected,
-    quoteId: pricing.quoteId,
-    pricingSource: pricing.source,
     subtotalCents: input.subtotal,
-    amountCoveredCents: pricing.coveredCents,
+    ...pricingColumns(pricing),
     orderTotalCents: input.order_total ?? null,
     shippingTotalCents: input.shipping_total ?? null,
     discountsTotalCents: input.discounts_total ?? null,
     taxesCents: input.taxes ?? null,
-    rateBps: pricing.terms.rateBps,
-    minPremiumCents: pricing.terms.minPremiumCents,
-    maxCoveredCents: pricing.terms.maxCoveredCents,
     customerFirstName: input.customer_details.first_name,
     customerLastName: input.customer_details.last_name,
     customerEmail: input.customer_details.email,
@@ -362,7 +367,7 @@ export async function insertOrder(
       pricing.quoteId,
     ]);
   } catch (error) {
-    if (isHotUniqueViolation(error)) return null;
+    if (isUniqueViolation(error)) return null;
     throw error;
   }
   const row = inserted[0];
@@ -543,10 +548,7 @@ async function selectOrder(db: Database, storeId: string, sourceOrderId: string)
 
 /** Locks the order row for the rest of the transaction, so concurrent changes to one order queue up. */
 async function lockOrder(tx: Transaction, storeId: string, sourceOrderId: string): Promise<StoredOrder> {
-  const locked = await tx.$queryRaw<Array<{ id: string }>>`
-    SELECT id FROM orders WHERE store_id = ${storeId}::uuid AND source_order_id = ${sourceOrderId} FOR UPDATE`;
-  const id = locked[0]?.id;
-  if (id === undefined) throw orderNotFound(sourceOrderId);
+  const id = await lockExistingOrderRow(tx, storeId, sourceOrderId);
   return tx.order.findUniqueOrThrow({ where: { id }, include: orderInclude });
 }
 

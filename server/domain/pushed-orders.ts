@@ -7,8 +7,9 @@ import { MAX_AMOUNT_CENTS } from '../../contract/money.js';
 import type { OrderPlacedMessage } from '../../contract/webhooks.js';
 import { isUniqueViolation, type Database, type Transaction } from '../db/client.js';
 import { AppError } from './errors.js';
+import { lockOrderRow } from './order-lock.js';
 import { ledgerTotals } from './ledger.js';
-import { insertOrder, priceNewOrder, type LineItemRow } from './orders.js';
+import { insertOrder, priceNewOrder, pricingColumns, type LineItemRow } from './orders.js';
 import { findProtectionLine } from './protection-line.js';
 import type { StoreContext } from './stores.js';
 
@@ -116,17 +117,12 @@ export async function ingestPushedOrder(
       sourceOrderId: order.id,
       sourceOrderNumber: order.number ?? order.id,
       insuranceSelected: protectionLine !== null,
-      quoteId: pricing.quoteId,
-      pricingSource: pricing.source,
       subtotalCents: valueCents,
-      amountCoveredCents: pricing.coveredCents,
+      ...pricingColumns(pricing),
       orderTotalCents: order.total_cents ?? null,
       shippingTotalCents: order.shipping_cents ?? null,
       discountsTotalCents: order.discount_cents ?? null,
       taxesCents: order.tax_cents ?? null,
-      rateBps: pricing.terms.rateBps,
-      minPremiumCents: pricing.terms.minPremiumCents,
-      maxCoveredCents: pricing.terms.maxCoveredCents,
       customerFirstName: order.customer?.first_name ?? null,
       customerLastName: order.customer?.last_name ?? null,
       customerEmail: order.customer?.email ?? null,
@@ -156,9 +152,7 @@ export type MessageTarget = { kind: 'live'; orderId: string } | { kind: 'test' }
  * (messages can overtake each other).
  */
 export async function lockMessageTarget(tx: Transaction, storeId: string, sourceOrderId: string): Promise<MessageTarget> {
-  const locked = await tx.$queryRaw<Array<{ id: string }>>`
-    SELECT id FROM orders WHERE store_id = ${storeId}::uuid AND source_order_id = ${sourceOrderId} FOR UPDATE`;
-  const orderId = locked[0]?.id;
+  const orderId = await lockOrderRow(tx, storeId, sourceOrderId);
   if (orderId !== undefined) return { kind: 'live', orderId };
   const test = await tx.testModeOrder.findUnique({ where: { storeId_sourceOrderId: { storeId, sourceOrderId } }, select: { id: true } });
   if (test) return { kind: 'test' };

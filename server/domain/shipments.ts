@@ -10,6 +10,7 @@ import type { Caller } from './api-keys.js';
 import { CARRIER_SLUGS, detectCarrier, normalizeCourierId } from './carriers.js';
 import { hasOpenClaim } from './claims.js';
 import { AppError } from './errors.js';
+import { lockExistingOrderRow } from './order-lock.js';
 import type { DeliveryStatus, PollScheduler, TrackingCheckpoint, TrackingProvider, TrackingReport } from './tracking.js';
 
 export type ShipmentInput = z.output<typeof ShipmentRequest>;
@@ -165,10 +166,7 @@ export async function createShipment(
     return await db.$transaction(async (tx) => {
       // The order row first, as a fulfilment, a claim and a cancel take it: without it, this insert's
       // foreign-key check waits for a fulfilment of the order that waits for this number (a deadlock).
-      const locked = await tx.$queryRaw<Array<{ id: string }>>`
-        SELECT id FROM orders WHERE store_id = ${caller.store.id}::uuid AND source_order_id = ${input.source_order_id} FOR UPDATE`;
-      const orderId = locked[0]?.id;
-      if (orderId === undefined) throw new AppError('not_found', `No order with source_order_id "${input.source_order_id}" in this store.`);
+      const orderId = await lockExistingOrderRow(tx, caller.store.id, input.source_order_id);
       // Only the lines are needed (one statement; the order with its lines took two).
       const lineItems = await tx.orderLineItem.findMany({
         where: { orderId },
