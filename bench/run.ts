@@ -33,11 +33,12 @@ import { createDatabase, type Database } from '../server/db/client.js';
 import { ensureDatabase, startEmbeddedCluster, type EmbeddedCluster } from '../server/db/embedded.js';
 import { migrate } from '../server/db/migrate.js';
 import { authenticateApiKey, issueApiKey, type Caller } from '../server/domain/api-keys.js';
-import { computeCheckDigit, detectCarrier } from '../server/domain/carriers.js';
+import { detectCarrier } from '../server/domain/carriers.js';
 import { getOrder } from '../server/domain/orders.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { createQuote, resolveQuote } from '../server/domain/quotes.js';
 import { createStore, type StoreContext } from '../server/domain/stores.js';
+import { orderPlacedMessage, orderRequest, SHIPPING_DETAILS, upsTrackingNumber } from './requests.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -370,43 +371,6 @@ async function paced(target: Target, scenario: Scenario, rate: number, seconds: 
 // Request bodies
 // ---------------------------------------------------------------------------------------------
 
-const SHIPPING_DETAILS = {
-  street_address1: '1600 Amphitheatre Pkwy',
-  city: 'Mountain View',
-  province: 'CA',
-  zip: '94043',
-  country_code: 'US',
-};
-
-function orderBody(sourceOrderId: string, quoteId: string | undefined): Record<string, unknown> {
-  return {
-    source_order_id: sourceOrderId,
-    source_order_number: `#${sourceOrderId}`,
-    subtotal: 125,
-    insurance_selected: true,
-    ...(quoteId === undefined ? {} : { quote_id: quoteId }),
-    order_total: 141.23,
-    shipping_total: 9.95,
-    taxes: 6.28,
-    currency: 'USD',
-    customer_details: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+1 555 0100' },
-    shipping_details: SHIPPING_DETAILS,
-    line_items: [
-      { source_id: 'li_1', name: 'Walnut desk organiser', price: 50, quantity: 2, sku: 'DESK-ORG-W', source_product_id: 'p_1' },
-      { source_id: 'li_2', name: 'Brass pen tray', price: 25, quantity: 1, sku: 'PEN-TRAY-B', source_product_id: 'p_2' },
-    ],
-    source_created_on: '2026-11-20T10:00:00Z',
-  };
-}
-
-const UPS_SPEC = { name: 'mod10', evensMultiplier: 1, oddsMultiplier: 2 } as const;
-
-/** A valid UPS 1Z number (so the carrier is detected, as for real traffic), unique per n. */
-function upsTrackingNumber(prefix: string, n: number): string {
-  const serial = `${prefix}03${String(n).padStart(7, '0')}`;
-  return `1Z${serial}${computeCheckDigit(UPS_SPEC, serial)}`;
-}
-
 const randomIndex = (count: number) => 1 + Math.floor(Math.random() * count);
 
 // ---------------------------------------------------------------------------------------------
@@ -520,7 +484,7 @@ function serverScenarios(seeded: Seeded, counters: Counters, runId: string): Sce
       headers: { ...auth, ...json },
       setup: (req) => {
         counters.orders += 1;
-        return { ...req, body: JSON.stringify(orderBody(orderId(counters.orders), seeded.quoteId)) };
+        return { ...req, body: JSON.stringify(orderRequest(orderId(counters.orders), seeded.quoteId)) };
       },
       onResponse: (status, body) => {
         const id = status === 201 ? fieldOf(body, 'source_order_id') : undefined;
@@ -583,20 +547,7 @@ function serverScenarios(seeded: Seeded, counters: Counters, runId: string): Sce
       headers: json,
       setup: (req) => {
         counters.webhooks += 1;
-        const raw = JSON.stringify({
-          merchant: seeded.store.slug,
-          event: 'order.placed',
-          order: {
-            id: `push-${runId}-${counters.webhooks}`,
-            number: `#P${counters.webhooks}`,
-            created_at: '2026-11-20T10:00:00Z',
-            customer: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' },
-            line_items: [
-              { id: 'l1', sku: 'DESK-ORG', title: 'Desk organiser', unit_price_cents: 6250, quantity: 2 },
-              { id: 'l2', sku: 'SHIPPING-PROTECTION', title: 'Shipping protection', unit_price_cents: 188, quantity: 1 },
-            ],
-          },
-        });
+        const raw = JSON.stringify(orderPlacedMessage(seeded.store.slug, `push-${runId}-${counters.webhooks}`, counters.webhooks));
         return { ...req, body: raw, headers: { ...json, 'x-webhook-signature': signWebhook(PLATFORM_SECRET, raw) } };
       },
     },
@@ -612,7 +563,7 @@ function baselineScenarios(storeId: string, counters: Counters, runId: string): 
       method: 'POST',
       path: '/echo',
       headers: json,
-      body: JSON.stringify(orderBody('echo-1', undefined)),
+      body: JSON.stringify(orderRequest('echo-1', undefined)),
     },
     insert: {
       name: 'baseline_insert',
@@ -622,7 +573,7 @@ function baselineScenarios(storeId: string, counters: Counters, runId: string): 
       headers: json,
       setup: (req) => {
         counters.inserts += 1;
-        return { ...req, body: JSON.stringify({ store_id: storeId, ...orderBody(`ins-${runId}-${counters.inserts}`, undefined) }) };
+        return { ...req, body: JSON.stringify({ store_id: storeId, ...orderRequest(`ins-${runId}-${counters.inserts}`, undefined) }) };
       },
       onResponse: (status, body) => {
         const id = status === 201 ? fieldOf(body, 'source_order_id') : undefined;

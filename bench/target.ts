@@ -15,6 +15,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pg from 'pg';
+import type { z } from 'zod';
+import type { OrderRequest } from '../contract/orders.js';
 import { startBenchApp } from './app.js';
 
 const kind = process.argv[2];
@@ -43,20 +45,8 @@ const INSERT_SQL = `
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
   RETURNING id, created_on`;
 
-interface OrderLikeBody {
-  store_id: string;
-  source_order_id: string;
-  source_order_number?: string;
-  insurance_selected: boolean;
-  subtotal: number;
-  order_total?: number;
-  shipping_total?: number;
-  taxes?: number;
-  customer_details: { first_name: string; last_name: string; email: string };
-  shipping_details: unknown;
-  line_items: unknown[];
-  source_created_on: string;
-}
+/** What the bench posts to /insert: an order request, with the store it belongs to. */
+type OrderLikeBody = z.input<typeof OrderRequest> & { store_id: string };
 
 const cents = (value: number | undefined) => (value === undefined ? null : Math.round(value * 100));
 

@@ -13,12 +13,12 @@ import os from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startBenchApp } from './app.js';
+import { orderPlacedMessage, orderRequest, upsTrackingNumber } from './requests.js';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { createDatabase } from '../server/db/client.js';
 import { ensureDatabase, startEmbeddedCluster } from '../server/db/embedded.js';
 import { migrate } from '../server/db/migrate.js';
 import { issueApiKey } from '../server/domain/api-keys.js';
-import { computeCheckDigit } from '../server/domain/carriers.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { createStore } from '../server/domain/stores.js';
 
@@ -66,43 +66,16 @@ async function main(): Promise<void> {
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     };
     let n = 0;
-    const order = () => ({
-      source_order_id: `trace-${(n += 1)}`,
-      subtotal: 125,
-      insurance_selected: true,
-      quote_id: quoteId,
-      customer_details: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
-      shipping_details: { street_address1: '1600 Amphitheatre Pkwy', city: 'Mountain View', province: 'CA', zip: '94043', country_code: 'US' },
-      line_items: [
-        { source_id: 'li_1', name: 'Desk organiser', price: 50, quantity: 2, source_product_id: 'p_1' },
-        { source_id: 'li_2', name: 'Pen tray', price: 25, quantity: 1, source_product_id: 'p_2' },
-      ],
-      source_created_on: '2026-11-20T10:00:00Z',
-    });
+    const order = () => orderRequest(`trace-${(n += 1)}`, quoteId);
     const quote = await send('POST', '/v2/quotes', { cart: { covered: { amount: '125.00' } } });
     const quoteId = quote.body.id as string;
     let tracking = 0;
-    const trackingNumber = (i: number) => {
-      const serial = `TRACE003${String(i).padStart(7, '0')}`;
-      return `1Z${serial}${computeCheckDigit({ name: 'mod10', evensMultiplier: 1, oddsMultiplier: 2 }, serial)}`;
-    };
-    // A valid UPS number, so the carrier is detected and a poll scheduled, as for real traffic.
+    const trackingNumber = (i: number) => upsTrackingNumber('TRACE0', i);
     const ups = () => trackingNumber((tracking += 1));
     let pushes = 0;
     const push = () => {
       pushes += 1;
-      const raw = JSON.stringify({
-        merchant: store.slug,
-        event: 'order.placed',
-        order: {
-          id: `push-${pushes}`,
-          created_at: '2026-11-20T10:00:00Z',
-          line_items: [
-            { id: 'l1', title: 'Desk organiser', unit_price_cents: 6250, quantity: 2 },
-            { id: 'l2', sku: 'SHIPPING-PROTECTION', title: 'Shipping protection', unit_price_cents: 188, quantity: 1 },
-          ],
-        },
-      });
+      const raw = JSON.stringify(orderPlacedMessage(store.slug, `push-${pushes}`, pushes));
       return fetch(`${base}/api/webhooks/traceplatform`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-webhook-signature': signWebhook(secret, raw) },
