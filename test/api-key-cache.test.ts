@@ -1,7 +1,7 @@
 // The in-memory cache of API-key callers (server/domain/api-key-cache.ts): a used key is served
 // without the database, every key or store change empties the cache of every instance, and while
 // the notification channel is down nothing is served from memory.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { createCallerCache } from '../server/domain/api-key-cache.js';
 import { issueApiKey, revokeApiKey, type Caller } from '../server/domain/api-keys.js';
@@ -38,14 +38,6 @@ async function revokeSilently(keyId: string): Promise<void> {
     await admin.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [keyId]);
   } finally {
     await admin.query("SET session_replication_role = 'origin'");
-  }
-}
-
-async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -96,13 +88,13 @@ describe('when the notification channel drops', () => {
     const before = await listenerPids();
     expect(before).toHaveLength(2); // one per instance
     await admin.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [before]);
-    await eventually(() => !b.apiKeys.listening);
+    await vi.waitFor(() => expect(b.apiKeys.listening).toBe(false), { timeout: 10_000, interval: 20 });
     await revokeSilently(issued.id);
     // Not listening: the key is read from the database, which says revoked.
     expect((await quoteWith(b, issued.key)).status).toBe(401);
 
     // Both come back on their own, on new connections.
-    await eventually(() => a.apiKeys.listening && b.apiKeys.listening);
+    await vi.waitFor(() => expect([a.apiKeys.listening, b.apiKeys.listening]).toEqual([true, true]), { timeout: 10_000, interval: 20 });
     const after = await listenerPids();
     expect(after).toHaveLength(2);
     expect(after.filter((pid) => before.includes(pid))).toEqual([]);

@@ -219,6 +219,9 @@ describe('pricing from a quote', () => {
     const order = await createWithQuote(quoteId);
     expect(order.paid_to_insure).toBe(5);
     expect((await ledger(order.id))[0]?.quoteId).toBe(quoteId);
+    // Now known to this instance: still its store's only.
+    const later = await createOrder(orderBody({ subtotal: 200, quote_id: quoteId }), other.liveKey);
+    expect(later.body.paid_to_insure).toBe(3);
   });
 
   it('prices from the configured rate once the quote is more than 24 hours old', async () => {

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './fake-body.js';
 
 export interface EasyPostTrackingLocation {
   object: 'TrackingLocation';
@@ -134,16 +135,7 @@ export async function startEasyPostFake(options: { apiKey?: string } = {}): Prom
   const trackers = new Map<string, EasyPostTracker>();
 
   const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: unknown;
-      try {
-        body = raw === '' ? undefined : JSON.parse(raw);
-      } catch {
-        body = raw;
-      }
+    void readBody(request).then((body) => {
       const path = request.url ?? '/';
       const method = request.method ?? 'GET';
       requests.push({ method, path, headers: request.headers, body });

@@ -7,6 +7,7 @@
 // told to answer the next request with a failure status, to drop the connection, or not to answer.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './fake-body.js';
 
 export interface SmartyComponents {
   urbanization?: string;
@@ -189,16 +190,7 @@ export async function startSmartyFake(options: { authId?: string; authToken?: st
   const addresses = new Map<string, SmartyCandidate[]>();
 
   const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: unknown;
-      try {
-        body = raw === '' ? undefined : JSON.parse(raw);
-      } catch {
-        body = raw;
-      }
+    void readBody(request).then((body) => {
       const url = new URL(request.url ?? '/', 'http://fake');
       const method = request.method ?? 'GET';
       const query = Object.fromEntries(url.searchParams.entries());
