@@ -2,7 +2,8 @@
 //
 // One embedded PostgreSQL in a temp dir; the real server and the baselines (a bare Express echo, and
 // a bare Express handler doing one pg INSERT of an order-shaped row, which also answers one indexed
-// SELECT of such a row) each in a child process of its own, started the same way (bench/target.ts).
+// SELECT of such a row) each in a child process of its own, started the same way (bench/target.ts),
+// and, for reference, the address verify route alone on bare ts-rest and Express (the address floor).
 // autocannon drives them from this process at a fixed concurrency; every scenario runs right after
 // its baseline and is compared with that run. Then p99 at half the peak rate, a scale run (order
 // create and read with 10k and 1M orders stored, bulk-loaded in SQL) and the EXPLAIN (ANALYZE,
@@ -71,7 +72,7 @@ const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 // Targets: child processes, all started the same way
 // ---------------------------------------------------------------------------------------------
 
-type TargetKind = 'server' | 'echo' | 'insert';
+type TargetKind = 'server' | 'echo' | 'insert' | 'address-floor';
 
 interface Target {
   kind: TargetKind;
@@ -195,8 +196,11 @@ interface Result extends Measurement {
   /** The baseline run just before this one, and the ratio to it. */
   baselineRun: Measurement;
   ratio: number;
-  selectRun?: Measurement;
-  ratioToSelect?: number;
+  /**
+   * For information, not a target: reads against one indexed SELECT, the offline address verify
+   * against its own route on bare ts-rest and Express (the address floor); each measured right after.
+   */
+  reference?: { run: Measurement; ratio: number };
 }
 
 interface Measurement {
@@ -214,6 +218,11 @@ interface Measurement {
   timeouts: number;
   /** CPU per request (Linux only; 0 elsewhere): the target process, every PostgreSQL backend, autocannon. */
   cpuMsPerRequest: { target: number; postgres: number; generator: number };
+  /**
+   * Paced runs only: how long after its due time each request left this process. Near zero means
+   * the latencies are the server's and the database's, not a stall of the load generator itself.
+   */
+  sendDelayMs?: { p99: number; max: number };
 }
 
 async function fire(target: Target, scenario: Scenario, seconds: number, overallRate?: number): Promise<AutocannonResult> {
@@ -287,7 +296,9 @@ async function paced(target: Target, scenario: Scenario, rate: number, seconds: 
   let failed = 0;
   let errors = 0;
   const inFlight = new Set<Promise<void>>();
+  const sendDelays: number[] = [];
   const send = (due: number) => {
+    sendDelays.push(performance.now() - due);
     let request: AutocannonRequest = {
       method: scenario.method,
       path: scenario.path,
@@ -341,7 +352,9 @@ async function paced(target: Target, scenario: Scenario, rate: number, seconds: 
   const cpuAfter = cpuSnapshot(target);
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0, 1);
+  sendDelays.sort((a, b) => a - b);
+  const quantile = (sorted: number[], q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0, 1);
+  const at = (q: number) => quantile(latencies, q);
   const measurement: Measurement = {
     name: `${scenario.name}@half_peak_paced`,
     target: target.kind,
@@ -362,8 +375,11 @@ async function paced(target: Target, scenario: Scenario, rate: number, seconds: 
     errors,
     timeouts: 0,
     cpuMsPerRequest: cpuPerRequest(cpuBefore, cpuAfter, latencies.length),
+    sendDelayMs: { p99: quantile(sendDelays, 0.99), max: round(sendDelays[sendDelays.length - 1] ?? 0, 1) },
   };
-  log(`${measurement.name.padEnd(26)} ${String(measurement.requestsPerSecond).padStart(8)} req/s  p50 ${measurement.latencyMs.p50} ms  p99 ${measurement.latencyMs.p99} ms  (paced ${rate}/s)`);
+  log(
+    `${measurement.name.padEnd(26)} ${String(measurement.requestsPerSecond).padStart(8)} req/s  p50 ${measurement.latencyMs.p50} ms  p99 ${measurement.latencyMs.p99} ms  (paced ${rate}/s; sent late by p99 ${measurement.sendDelayMs?.p99} ms, max ${measurement.sendDelayMs?.max} ms)`,
+  );
   return measurement;
 }
 
@@ -797,14 +813,15 @@ async function main(): Promise<void> {
     const counters = newCounters();
     const wants = (name: string) => config.only.length === 0 || config.only.includes(name);
 
-    // All three targets stay up (idle when not driven). Each scenario is measured right after its
+    // All four targets stay up (idle when not driven). Each scenario is measured right after its
     // baseline, and its ratio is taken against that adjacent run: other work on the machine moves
     // both alike, while a baseline measured minutes apart would not.
     const baselines = baselineScenarios(seeded.store.id, counters, runId);
     const echo = await startTarget('echo', url);
     const insert = await startTarget('insert', url);
     const server = await startTarget('server', url);
-    targets.push(echo, insert, server);
+    const addressFloor = await startTarget('address-floor', url);
+    targets.push(echo, insert, server, addressFloor);
     // The one-SELECT read needs rows to read.
     await fire(insert, baselines.insert, 1);
 
@@ -821,13 +838,18 @@ async function main(): Promise<void> {
       const kind = scenario.baseline ?? 'echo';
       const baseline = await measure(kind === 'echo' ? echo : insert, baselines[kind]);
       const measured = await measure(server, scenario);
-      // Reads are also set against a read that asks the database once (information, not a target).
-      const select = scenario.name.endsWith('_read') ? await measure(insert, baselines.select) : undefined;
+      // Reads are also set against a read that asks the database once, and the address verify
+      // against its route with nothing but the framework around it (information, not targets).
+      const reference = scenario.name.endsWith('_read')
+        ? await measure(insert, baselines.select)
+        : scenario.name === 'address_verify_offline'
+          ? await measure(addressFloor, { ...scenario, name: 'address_floor' })
+          : undefined;
       results.push({
         ...measured,
         baselineRun: baseline,
         ratio: round(measured.requestsPerSecond / baseline.requestsPerSecond, 2),
-        ...(select ? { selectRun: select, ratioToSelect: round(measured.requestsPerSecond / select.requestsPerSecond, 2) } : {}),
+        ...(reference ? { reference: { run: reference, ratio: round(measured.requestsPerSecond / reference.requestsPerSecond, 2) } } : {}),
       });
     }
 
@@ -841,7 +863,7 @@ async function main(): Promise<void> {
       halfRate.push({ ...(await measure(server, scenario, { overallRate: rate, warmup: false })), name: `${name}@half_peak` });
       halfRate.push(await paced(server, scenario, rate, config.duration));
     }
-    for (const target of [server, echo, insert]) await target.stop();
+    for (const target of [server, echo, insert, addressFloor]) await target.stop();
 
     // ---- the scale run ----
     let scale: Record<string, unknown> | null = null;
@@ -966,7 +988,7 @@ async function main(): Promise<void> {
     writeFileSync(config.output, `${JSON.stringify(report, null, 2)}\n`);
 
     const failed = (m: Measurement) => String(m.non2xx + m.errors + m.timeouts);
-    const rows = [['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'baseline', 'baseline req/s', 'ratio', 'select req/s', 'ratio to select', 'failed', 'node cpu ms/req', 'pg cpu ms/req']];
+    const rows = [['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'baseline', 'baseline req/s', 'ratio', 'reference', 'reference req/s', 'ratio to reference', 'failed', 'node cpu ms/req', 'pg cpu ms/req']];
     for (const m of results) {
       rows.push([
         m.name,
@@ -976,15 +998,16 @@ async function main(): Promise<void> {
         m.baseline ?? '',
         m.baselineRun.requestsPerSecond.toFixed(0),
         m.ratio.toFixed(2),
-        m.selectRun ? m.selectRun.requestsPerSecond.toFixed(0) : '',
-        m.ratioToSelect === undefined ? '' : m.ratioToSelect.toFixed(2),
+        m.reference?.run.name.replace(/^baseline_/, '') ?? '',
+        m.reference ? m.reference.run.requestsPerSecond.toFixed(0) : '',
+        m.reference ? m.reference.ratio.toFixed(2) : '',
         failed(m),
         m.cpuMsPerRequest.target.toFixed(2),
         m.cpuMsPerRequest.postgres.toFixed(2),
       ]);
     }
     for (const m of halfRate) {
-      rows.push([m.name, m.requestsPerSecond.toFixed(0), String(m.latencyMs.p50), String(m.latencyMs.p99), `rate ${m.overallRate}/s`, '', '', '', '', failed(m), m.cpuMsPerRequest.target.toFixed(2), m.cpuMsPerRequest.postgres.toFixed(2)]);
+      rows.push([m.name, m.requestsPerSecond.toFixed(0), String(m.latencyMs.p50), String(m.latencyMs.p99), `rate ${m.overallRate}/s`, '', '', '', '', '', failed(m), m.cpuMsPerRequest.target.toFixed(2), m.cpuMsPerRequest.postgres.toFixed(2)]);
     }
     let out = `\nMachine: ${report.machine.cpus} x ${report.machine.cpuModel}, ${report.machine.memoryGiB} GiB, Node ${report.machine.node}, PostgreSQL ${pgVersion}; load average ${loadAtStart[0]} at start, ${report.machine.loadAverage.atEnd[0]} at end\n`;
     out += `Load: ${config.connections} connections, ${config.duration} s per run (+${config.warmup} s warm-up); each ratio is to the baseline run just before it\n\n`;
