@@ -353,8 +353,8 @@ async function paced(target: Target, scenario: Scenario, rate: number, seconds: 
   agent.destroy();
   latencies.sort((a, b) => a - b);
   sendDelays.sort((a, b) => a - b);
+  // q = 1 is the largest value.
   const quantile = (sorted: number[], q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0, 1);
-  const at = (q: number) => quantile(latencies, q);
   const measurement: Measurement = {
     name: `${scenario.name}@half_peak_paced`,
     target: target.kind,
@@ -365,17 +365,17 @@ async function paced(target: Target, scenario: Scenario, rate: number, seconds: 
     requestsPerSecond: round(latencies.length / elapsed, 1),
     latencyMs: {
       mean: round(latencies.reduce((sum, v) => sum + v, 0) / Math.max(1, latencies.length), 2),
-      p50: at(0.5),
-      p90: at(0.9),
-      p99: at(0.99),
-      max: round(latencies[latencies.length - 1] ?? 0, 1),
+      p50: quantile(latencies, 0.5),
+      p90: quantile(latencies, 0.9),
+      p99: quantile(latencies, 0.99),
+      max: quantile(latencies, 1),
     },
     total: latencies.length,
     non2xx: failed,
     errors,
     timeouts: 0,
     cpuMsPerRequest: cpuPerRequest(cpuBefore, cpuAfter, latencies.length),
-    sendDelayMs: { p99: quantile(sendDelays, 0.99), max: round(sendDelays[sendDelays.length - 1] ?? 0, 1) },
+    sendDelayMs: { p99: quantile(sendDelays, 0.99), max: quantile(sendDelays, 1) },
   };
   log(
     `${measurement.name.padEnd(26)} ${String(measurement.requestsPerSecond).padStart(8)} req/s  p50 ${measurement.latencyMs.p50} ms  p99 ${measurement.latencyMs.p99} ms  (paced ${rate}/s; sent late by p99 ${measurement.sendDelayMs?.p99} ms, max ${measurement.sendDelayMs?.max} ms)`,
