@@ -8,7 +8,7 @@ import { buildOpenApiDocument } from '../contract/openapi.js';
 import type { AppDeps } from './deps.js';
 import { authenticateKey } from './http/authenticate.js';
 import { docsPage } from './http/docs-page.js';
-import { parseJsonBody } from './http/body.js';
+import { parseJsonBody, readRawBody } from './http/body.js';
 import { errorHandler, requestValidationErrorHandler, unmatchedRoute } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { requestContext } from './http/request-context.js';
@@ -65,13 +65,15 @@ export function createApp(deps: AppDeps): express.Express {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: true,
-    // Order of checks (DESIGN.md §4): the key, the body (signatures need its raw bytes), then validation.
-    // Limits are counted after the key is known and before the body is read: every request counts.
+    // Order of checks: the key, the limits, the body's bytes,
+    // the signature on those bytes, and only then the JSON and the validation. Nothing walks a body
+    // whose sender is not authenticated; every request counts against the limits.
     globalMiddleware: [
       authenticateKey(deps.db, deps.apiKeys.callers),
       ...(deps.rateLimiting ? [deps.rateLimiting.middleware] : []),
-      parseJsonBody,
+      readRawBody,
       authenticateSignature(deps),
+      parseJsonBody,
     ],
     requestValidationErrorHandler,
   });

@@ -1,61 +1,36 @@
-// Reads JSON bodies after authentication: 1 MiB limit (413), JSON content type required when a
-// body is sent (400), and the raw bytes kept for signature and raw-text money checks.
-import express, { type RequestHandler } from 'express';
-import { fieldPath } from '../../contract/errors.js';
+// Request bodies and URLs, in two steps around the signature check, so that a caller who is not
+// authenticated never makes us walk its body:
+//   readRawBody    the bytes only: 1 MiB limit (413), JSON content type required when a body is
+//                  sent, UTF-8 only (400). Signatures are checked on these bytes.
+//   parseJsonBody  well-formed UTF-8, valid JSON, nesting within MAX_JSON_DEPTH, no duplicate key,
+//                  no text PostgreSQL cannot store (U+0000, lone surrogates) in the body, the path
+//                  or the query, and cents written as integers. Every problem is a 400 naming its
+//                  field, never a 500 from the database or a crash.
+import express, { type Request, type RequestHandler } from 'express';
+import { fieldPath, type FieldError } from '../../contract/errors.js';
 import { AppError } from '../domain/errors.js';
+import { inspectJsonText, MAX_JSON_DEPTH, type JsonPath } from './json-text.js';
 import './request-types.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-const jsonParser = express.json({
-  limit: BODY_LIMIT_BYTES,
-  strict: true,
-  type: () => true,
-  verify: (req, _res, buf) => {
-    (req as express.Request).rawBody = buf;
-  },
-});
+const rawParser = express.raw({ limit: BODY_LIMIT_BYTES, type: () => true });
 
-function hasBody(req: express.Request): boolean {
+function hasBody(req: Request): boolean {
   const length = req.get('content-length');
   return req.get('transfer-encoding') !== undefined || (length !== undefined && length !== '0');
 }
 
-/** Paths of strings holding U+0000, which PostgreSQL text cannot store: refused as 400, not a 500. */
-function nulCharacterPaths(value: unknown, path: Array<string | number> = []): Array<Array<string | number>> {
-  if (typeof value === 'string') return value.includes('\u0000') ? [path] : [];
-  if (Array.isArray(value)) return value.flatMap((item, index) => nulCharacterPaths(item, [...path, index]));
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, item]) => [
-      ...(key.includes('\u0000') ? [[...path, key]] : []),
-      ...nulCharacterPaths(item, [...path, key]),
-    ]);
-  }
-  return [];
-}
-
-function refuseNulCharacters(req: express.Request): AppError | null {
-  const inParams = Object.keys(req.params ?? {}).filter((name) => String(req.params[name]).includes('\u0000'));
-  const inBody = nulCharacterPaths(req.body);
-  if (inParams.length === 0 && inBody.length === 0) return null;
-  return new AppError(
-    'invalid_request',
-    'Text must not contain the NUL character (U+0000).',
-    [...inParams.map((name) => [name]), ...inBody].map((path) => ({ field: fieldPath(path), message: 'must not contain the NUL character (U+0000)' })),
-  );
-}
-
-/** The charset a JSON body declares; the raw-text checks read UTF-8, so nothing else is taken. */
-function declaredCharset(req: express.Request): string | null {
+/** The charset a JSON body declares; only UTF-8 is read. */
+function declaredCharset(req: Request): string | null {
   const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(req.get('content-type') ?? '');
   return match?.[1]?.toLowerCase() ?? null;
 }
 
-export const parseJsonBody: RequestHandler = (req, res, next) => {
+export const readRawBody: RequestHandler = (req, res, next) => {
   if (!hasBody(req)) {
-    req.body = {};
-    const refused = refuseNulCharacters(req);
-    return next(refused ?? undefined);
+    req.rawBody = Buffer.alloc(0);
+    return next();
   }
   if (!req.is(['application/json', 'application/*+json'])) {
     return next(new AppError('invalid_request', 'The body must be JSON, sent with Content-Type: application/json.'));
@@ -64,8 +39,101 @@ export const parseJsonBody: RequestHandler = (req, res, next) => {
   if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
     return next(new AppError('invalid_request', 'The body must be UTF-8 JSON.'));
   }
-  jsonParser(req, res, (error?: unknown) => {
+  rawParser(req, res, (error?: unknown) => {
     if (error) return next(error);
-    next(refuseNulCharacters(req) ?? undefined);
+    req.rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    req.body = undefined;
+    next();
   });
+};
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+const problems = {
+  duplicateKeys: 'appears more than once in its object; send each field once',
+  nulCharacters: 'must not contain the NUL character (U+0000)',
+  illFormedUnicode: 'must be well-formed Unicode (a lone surrogate such as \\ud800 cannot be stored)',
+  centsWithDecimals: 'must be an integer number of cents written without a decimal point (120.00 is refused)',
+} as const;
+
+function bodyValue(raw: Buffer): unknown {
+  if (raw.length === 0) return {};
+  let text: string;
+  try {
+    // Strict: invalid UTF-8 is refused rather than replaced, so two different ids can never be
+    // read as the same U+FFFD text. A leading byte order mark is dropped.
+    text = utf8.decode(raw);
+  } catch {
+    throw new AppError('invalid_request', 'The body is not valid UTF-8.');
+  }
+  let value: unknown;
+  try {
+    // V8's JSON.parse is iterative: deep nesting costs memory bounded by the 1 MiB limit, not stack.
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError('invalid_request', 'The body is not valid JSON.');
+  }
+  if (value === null || typeof value !== 'object') {
+    throw new AppError('invalid_request', 'The body must be a JSON object.');
+  }
+  const findings = inspectJsonText(text);
+  if (findings.tooDeep) {
+    throw new AppError('invalid_request', `The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`);
+  }
+  const fieldErrors: FieldError[] = (Object.keys(problems) as Array<keyof typeof problems>).flatMap((kind) =>
+    findings[kind].map((path: JsonPath) => ({ field: fieldPath(path), message: problems[kind] })),
+  );
+  if (fieldErrors.length > 0) {
+    throw new AppError('invalid_request', `The body has ${fieldErrors.length} field${fieldErrors.length === 1 ? '' : 's'} that cannot be accepted.`, fieldErrors);
+  }
+  return value;
+}
+
+/** Why PostgreSQL cannot store this text, or null when it can. */
+function unstorable(value: string): string | null {
+  if (value.includes('\u0000')) return problems.nulCharacters;
+  if (!value.isWellFormed()) return problems.illFormedUnicode;
+  return null;
+}
+
+/** Problems in the path parameters and the query string (Express decodes both). */
+function urlFieldErrors(req: Request): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [name, value] of Object.entries(req.params ?? {})) {
+    const problem = unstorable(String(value));
+    if (problem) errors.push({ field: name, message: problem });
+  }
+  // The query parser replaces bytes that are not UTF-8 with U+FFFD silently: decode strictly here.
+  const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const [rawName = '', ...rest] = pair.split('=');
+    const decode = (part: string): string | null => {
+      try {
+        return decodeURIComponent(part.replace(/\+/g, ' '));
+      } catch {
+        return null;
+      }
+    };
+    const name = decode(rawName);
+    const value = decode(rest.join('='));
+    const field = name !== null && unstorable(name) === null ? name : 'query';
+    if (name === null || value === null) errors.push({ field, message: 'must be valid percent-encoded UTF-8' });
+    else {
+      const problem = unstorable(name) ?? unstorable(value);
+      if (problem) errors.push({ field, message: problem });
+    }
+  }
+  return errors;
+}
+
+export const parseJsonBody: RequestHandler = (req, _res, next) => {
+  try {
+    const urlErrors = urlFieldErrors(req);
+    if (urlErrors.length > 0) throw new AppError('invalid_request', 'The URL holds text that cannot be accepted.', urlErrors);
+    req.body = bodyValue(req.rawBody ?? Buffer.alloc(0));
+    next();
+  } catch (error) {
+    next(error);
+  }
 };
