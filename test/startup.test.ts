@@ -2,7 +2,7 @@
 // README quickstart run verbatim, persistence across restarts, DATABASE_URL, and bad configuration.
 // Also keeps the README's endpoint table true to the contract.
 import { execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -103,6 +103,79 @@ describe('npm start on the embedded database', () => {
       expect(await second.stop()).toBe(0);
     }
   }, 120_000);
+});
+
+describe('npm start on the embedded database, in a terminal and after a crash', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'op-group-'));
+  dataDirs.push(dataDir);
+  const pidFile = join(dataDir, 'pg', 'postmaster.pid');
+
+  async function startInOwnGroup() {
+    const port = await freePort();
+    const server = spawnServer({ DATABASE_URL: '', LOG_LEVEL: 'info', DATA_DIR: dataDir, PORT: String(port) }, { detached: true });
+    await server.waitFor('listening on', 120_000);
+    return { server, baseUrl: `http://127.0.0.1:${port}` };
+  }
+
+  it('exits 0 when SIGTERM or SIGINT reaches the whole process group, PostgreSQL included', async () => {
+    let liveKey: string | undefined;
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const { server, baseUrl } = await startInOwnGroup();
+      try {
+        liveKey ??= printedKey(server.output(), 'live');
+        expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+        // Connections open in every pool (rate limits included): PostgreSQL's shutdown closes them.
+        for (let i = 0; i < 3; i += 1) {
+          const quote = await fetch(`${baseUrl}/v2/quotes`, {
+            method: 'POST',
+            headers: { token: liveKey, 'content-type': 'application/json' },
+            body: JSON.stringify({ cart: { covered: { amount: '10.00' } } }),
+          });
+          expect(quote.status).toBe(201);
+        }
+        const postmasterPid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+        server.signalGroup(signal);
+        expect(await server.exited, `${signal}: ${server.output()}`).toBe(0);
+        expect(existsSync(pidFile), signal).toBe(false);
+        expect(() => process.kill(postmasterPid, 0), signal).toThrow();
+      } finally {
+        server.kill();
+      }
+    }
+  }, 180_000);
+
+  it('starts after a crash left postmaster.pid naming a PID that another live process now has', async () => {
+    const { server } = await startInOwnGroup();
+    server.process.kill('SIGKILL');
+    await server.exited;
+    // PostgreSQL itself stops once its parent is gone; the lock file it leaves then names a PID
+    // that the system can hand to any other process: here, this test's own.
+    const postmasterPid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+    try {
+      process.kill(postmasterPid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    for (let waited = 0; waited < 10_000; waited += 50) {
+      try {
+        process.kill(postmasterPid, 0);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } catch {
+        break;
+      }
+    }
+    const lines = readFileSync(pidFile, 'utf8').split('\n');
+    lines[0] = String(process.pid);
+    writeFileSync(pidFile, lines.join('\n'));
+
+    const restarted = await startInOwnGroup();
+    try {
+      expect((await fetch(`${restarted.baseUrl}/readyz`)).status).toBe(200);
+    } finally {
+      restarted.server.signal('SIGTERM');
+      expect(await restarted.server.exited, restarted.server.output()).toBe(0);
+    }
+  }, 180_000);
 });
 
 describe('npm start with DATABASE_URL', () => {

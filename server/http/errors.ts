@@ -6,6 +6,7 @@ import type { RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { fieldErrorsFromIssues, type ErrorCode, type ErrorResponse, type FieldError } from '../../contract/errors.js';
+import { isDatabaseUnavailable } from '../db/client.js';
 import { AppError } from '../domain/errors.js';
 
 export const statusOfCode: Record<ErrorCode, number> = {
@@ -21,6 +22,9 @@ export const statusOfCode: Record<ErrorCode, number> = {
   internal_error: 500,
   order_not_yet_ingested: 500,
 };
+
+/** What a client is told to wait while the database is away: about the time a restart takes. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export function sendError(res: Response, code: ErrorCode, message: string, fieldErrors: FieldError[] = []): void {
   const body: ErrorResponse = { error: message, error_code: code, errors: fieldErrors };
@@ -83,6 +87,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (isHttpLayerError(error) && error.status >= 400 && error.status < 500) {
       if (error.status === 413) return sendError(res, 'payload_too_large', 'The body is over the 1 MiB limit.');
       return sendError(res, 'invalid_request', clientErrorMessage(error));
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The database is restarting or unreachable. Every write is one transaction or one statement,
+      // so the request either landed whole or not at all, and the same request succeeds once the
+      // database is back (the pools reconnect by themselves). Not a bug: no stack.
+      logger.warn({ request_id: req.requestId, kind: 'database_unavailable', error_code: (error as { code?: unknown }).code }, 'database unavailable');
+      res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return sendError(res, 'internal_error', 'The database is unavailable for a moment; the request is safe to retry.');
     }
     // A response that does not match the contract is our bug: never send it, log where it happened.
     const kind = error instanceof ResponseValidationError ? 'response_validation' : 'unhandled';

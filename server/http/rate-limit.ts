@@ -8,8 +8,8 @@
 // live budget. Platform and provider webhooks are not limited: refusing them would lose money.
 // Every figure is configurable (server/config.ts).
 import type { RequestHandler, Response } from 'express';
-import pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { createPool } from '../db/client.js';
 import { AppError } from '../domain/errors.js';
 import './request-types.js';
 
@@ -65,7 +65,7 @@ function setHeaders(res: Response, limit: Limit, result: RateLimiterRes): void {
 }
 
 export function createRateLimiting(databaseUrl: string, settings: RateLimitSettings, observer?: RateLimitObserver): RateLimiting {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, application_name: 'order-protection-rate-limits' });
+  const pool = createPool(databaseUrl, { max: 4, applicationName: 'order-protection-rate-limits' });
   const define = (name: LimitName, points: number, durationSeconds: number, per: string): Limit => ({ name, points, durationSeconds, per });
   const limits: Record<LimitName, Limit> = {
     orders: define('orders', settings.ordersPerMinute, 60, 'per minute per store for orders and shipments'),

@@ -14,14 +14,18 @@ export interface ServerProcess {
   /** Resolves once the output holds `text`; rejects on exit or after `timeoutMs`. */
   waitFor: (text: string, timeoutMs: number) => Promise<void>;
   signal: (signal: NodeJS.Signals) => void;
+  /** Sends the signal to the server's whole process group (needs `detached`), as a terminal's Ctrl-C does. */
+  signalGroup: (signal: NodeJS.Signals) => void;
   /** SIGKILLs the server if it still runs (after a failure, or to crash it on purpose). */
   kill: () => void;
 }
 
-export function spawnServer(env: Record<string, string>): ServerProcess {
+export function spawnServer(env: Record<string, string>, options: { detached?: boolean } = {}): ServerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own, which the embedded PostgreSQL it starts joins.
+    detached: options.detached ?? false,
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -49,8 +53,11 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
   const signal = (name: NodeJS.Signals) => {
     child.kill(name);
   };
+  const signalGroup = (name: NodeJS.Signals) => {
+    if (child.pid !== undefined) process.kill(-child.pid, name);
+  };
   const kill = () => {
     if (exitCode === undefined) child.kill('SIGKILL');
   };
-  return { process: child, output: () => output, exited, waitFor, signal, kill };
+  return { process: child, output: () => output, exited, waitFor, signal, signalGroup, kill };
 }
