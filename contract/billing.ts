@@ -9,12 +9,12 @@ import { RestAmountOut } from './money.js';
 
 const c = initContract();
 
-/** A calendar month, e.g. 2026-11. */
-export const BILLING_MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
+/** A calendar month, e.g. 2026-11: years 0001 to 9999, like every date the service takes. */
+export const BILLING_MONTH_PATTERN = /^(?!0000)\d{4}-(0[1-9]|1[0-2])$/;
 
 export const BillingMonth = z
   .string({ required_error: 'is required', invalid_type_error: 'must be a month such as 2026-11' })
-  .regex(BILLING_MONTH_PATTERN, 'must be a month as YYYY-MM with a month from 01 to 12, e.g. 2026-11');
+  .regex(BILLING_MONTH_PATTERN, 'must be a month as YYYY-MM from 0001-01 to 9999-12, e.g. 2026-11');
 
 const count = z.number().int().min(0);
 

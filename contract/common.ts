@@ -4,14 +4,19 @@ import { z } from 'zod';
 
 export const text = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
+/**
+ * Whether an instant falls in the years 0001 to 9999 in UTC: what ISO 8601's four-digit years can
+ * write and PostgreSQL can store (it has no year 0). Every date the service takes is held to it.
+ */
+export function isStorableInstant(instant: Date): boolean {
+  const year = instant.getUTCFullYear();
+  return !Number.isNaN(year) && year >= 1 && year <= 9999;
+}
+
 export const DateTime = z
   .string()
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-22T10:00:00Z' })
-  // The instant, in UTC, must be a year the database and ISO 8601's four-digit years can hold.
-  .refine((value) => {
-    const year = new Date(value).getUTCFullYear();
-    return year >= 1 && year <= 9999;
-  }, 'must fall between the years 0001 and 9999 in UTC');
+  .refine((value) => isStorableInstant(new Date(value)), 'must fall between the years 0001 and 9999 in UTC');
 
 export const Address = extendApi(
   z.object({

@@ -244,12 +244,48 @@ describe('admin CLI: billing report', () => {
   });
 });
 
+describe('extreme months', () => {
+  it('answers the first and last months the service can date, and refuses year 0000 naming the field', async () => {
+    const farEarly = await placeOrder(shop, 125, '0050-03-10T10:00:00Z');
+    const farLate = await placeOrder(shop, 125, '9999-12-31T23:59:59Z');
+    // 125 x 1.5 % = 1.875, rounded half up: 1.88 each.
+    expect(farEarly.paid_to_insure).toBe(1.88);
+    expect(farLate.paid_to_insure).toBe(1.88);
+
+    const early = await statement('0050-03');
+    expect(early.status).toBe(200);
+    expect(early.body.premiums).toMatchObject({ count: 1, total: 1.88 });
+    const misread = await statement('1950-03');
+    expect(misread.status).toBe(200);
+    expect(misread.body.premiums).toMatchObject({ count: 0, total: 0 });
+
+    const last = await statement('9999-12');
+    expect(last.status).toBe(200);
+    expect(last.body.premiums).toMatchObject({ count: 1, total: 1.88 });
+    expect((await statement('0001-01')).status).toBe(200);
+
+    const zero = await statement('0000-01');
+    expect(zero.status).toBe(400);
+    expect(zero.body.errors).toEqual([expect.objectContaining({ field: 'month' })]);
+  });
+});
+
 describe('billing helpers', () => {
   it('bounds a month in UTC, half open, rolling December into the next year', () => {
     expect(monthBounds('2026-11')).toEqual({ start: new Date('2026-11-01T00:00:00Z'), end: new Date('2026-12-01T00:00:00Z') });
     expect(monthBounds('2026-12')).toEqual({ start: new Date('2026-12-01T00:00:00Z'), end: new Date('2027-01-01T00:00:00Z') });
     expect(monthBounds('2028-02')).toEqual({ start: new Date('2028-02-01T00:00:00Z'), end: new Date('2028-03-01T00:00:00Z') });
     expect(() => monthBounds('2026-13')).toThrow();
+  });
+
+  it('bounds the first centuries as themselves, not as 1900 to 1999, and the last month too', () => {
+    expect(monthBounds('0050-03')).toEqual({ start: new Date('0050-03-01T00:00:00Z'), end: new Date('0050-04-01T00:00:00Z') });
+    expect(monthBounds('0001-01').start.toISOString()).toBe('0001-01-01T00:00:00.000Z');
+    expect(monthBounds('9999-12').start.toISOString()).toBe('9999-12-01T00:00:00.000Z');
+    expect(() => monthBounds('0000-12')).toThrow();
+    // 0050-03-04 (proleptic Gregorian) is a Friday of ISO week 9, whose Monday is 0050-02-28:
+    // Python's datetime.date(50, 3, 4).isocalendar() gives (50, 9, 5).
+    expect(isoWeek(new Date('0050-03-04T00:00:00Z'))).toEqual({ week: '0050-W09', startsOn: '0050-02-28' });
   });
 
   it('numbers ISO weeks at year edges', () => {

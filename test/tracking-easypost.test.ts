@@ -542,6 +542,10 @@ describe('parseEasyPostTrackerEvent', () => {
     ['a scan city', { tracking_details: [{ ...trackerResult.tracking_details[0], tracking_location: { city: 7 } }] }, 'result.tracking_details[0].tracking_location.city must be a string or null'],
     ['result.est_delivery_date', { est_delivery_date: 'soon' }, 'result.est_delivery_date must be a date'],
     ['an impossible est_delivery_date', { est_delivery_date: '2026-02-30T00:00:00Z' }, 'result.est_delivery_date must be a date'],
+    // Years PostgreSQL cannot store: year 0 does not exist there, and 10000 has no ISO 8601 text.
+    ['a scan date in year 0', { tracking_details: [{ ...trackerResult.tracking_details[0], datetime: '0000-06-01T00:00:00Z' }] }, 'result.tracking_details[0].datetime must be an ISO 8601 date-time between the years 0001 and 9999'],
+    ['a scan date past 9999 in UTC', { tracking_details: [{ ...trackerResult.tracking_details[0], datetime: '9999-12-31T23:00:00-05:00' }] }, 'result.tracking_details[0].datetime must be an ISO 8601 date-time between the years 0001 and 9999'],
+    ['an est_delivery_date in year 0', { est_delivery_date: '0000-03-05T00:00:00Z' }, 'result.est_delivery_date must be a date'],
     ['result.public_url', { public_url: 42 }, 'result.public_url must be a string or null'],
   ])('throws a clear error for a malformed %s, never a partial report', (_case, override, message) => {
     const body = trackerEvent({ result: { ...trackerResult, ...override } });

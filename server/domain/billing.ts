@@ -30,14 +30,25 @@ export interface BillingStatementRecord {
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const DAY_MS = 86_400_000;
 
+/**
+ * Midnight UTC of a calendar day. Date.UTC reads the years 0 to 99 as 1900 to 1999, so the year is
+ * set on its own. A month past 11 rolls over into the next year.
+ */
+function utcMidnight(year: number, monthIndex: number, day: number): Date {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  return date;
+}
+
 /** The month's half-open UTC interval [start, end): end is the first instant of the next month. */
 export function monthBounds(month: string): { start: Date; end: Date } {
   const match = MONTH.exec(month);
-  if (!match) throw new AppError('invalid_request', 'The month must be YYYY-MM.', [{ field: 'month', message: 'must be YYYY-MM' }]);
-  const year = Number(match[1]);
+  const year = Number(match?.[1]);
+  if (!match || year < 1) {
+    throw new AppError('invalid_request', 'The month must be YYYY-MM.', [{ field: 'month', message: 'must be YYYY-MM, from 0001-01 to 9999-12' }]);
+  }
   const monthIndex = Number(match[2]) - 1;
-  // Date.UTC rolls month 12 over into January of the next year.
-  return { start: new Date(Date.UTC(year, monthIndex, 1)), end: new Date(Date.UTC(year, monthIndex + 1, 1)) };
+  return { start: utcMidnight(year, monthIndex, 1), end: utcMidnight(year, monthIndex + 1, 1) };
 }
 
 const isoDate = (date: Date): string => date.toISOString().slice(0, 10);
@@ -48,13 +59,13 @@ const isoDate = (date: Date): string => date.toISOString().slice(0, 10);
  * around New Year may belong to the neighbouring year's week).
  */
 export function isoWeek(instant: Date): { week: string; startsOn: string } {
-  const day = Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth(), instant.getUTCDate());
+  const day = utcMidnight(instant.getUTCFullYear(), instant.getUTCMonth(), instant.getUTCDate()).getTime();
   const sinceMonday = (new Date(day).getUTCDay() + 6) % 7; // Monday 0 ... Sunday 6
   const monday = day - sinceMonday * DAY_MS;
   const thursday = new Date(monday + 3 * DAY_MS);
   const isoYear = thursday.getUTCFullYear();
-  const week = Math.floor((thursday.getTime() - Date.UTC(isoYear, 0, 1)) / (7 * DAY_MS)) + 1;
-  return { week: `${isoYear}-W${String(week).padStart(2, '0')}`, startsOn: isoDate(new Date(monday)) };
+  const week = Math.floor((thursday.getTime() - utcMidnight(isoYear, 0, 1).getTime()) / (7 * DAY_MS)) + 1;
+  return { week: `${String(isoYear).padStart(4, '0')}-W${String(week).padStart(2, '0')}`, startsOn: isoDate(new Date(monday)) };
 }
 
 /** A cents sum from PostgreSQL (bigint) as a number, refusing one that a double cannot hold exactly. */
@@ -74,7 +85,8 @@ interface DayRow {
 }
 
 export async function billingStatement(db: Database, storeId: string, month: string): Promise<BillingStatementRecord> {
-  const { start, end } = monthBounds(month);
+  // The end bound is computed by PostgreSQL: the month after 9999-12 has no ISO 8601 text.
+  const { start } = monthBounds(month);
   // One aggregate over the (store_id, effective_at) index: per reason and UTC day, at most 3 x 31
   // rows. The ISO weeks are formed below from the days, so their rule lives in one place (isoWeek).
   const rows = await db.$queryRaw<DayRow[]>`
@@ -85,7 +97,7 @@ export async function billingStatement(db: Database, storeId: string, month: str
       FROM premium_ledger_entries
      WHERE store_id = ${storeId}::uuid
        AND effective_at >= ${start.toISOString()}::timestamptz
-       AND effective_at < ${end.toISOString()}::timestamptz
+       AND effective_at < ${start.toISOString()}::timestamptz + interval '1 month'
      GROUP BY 1, 2
      ORDER BY 2, 1`;
 

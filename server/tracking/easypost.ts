@@ -13,6 +13,7 @@
 // The middleware also turns off redirects, which superagent follows by default.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import EasyPostModule from '@easypost/api';
+import { isStorableInstant } from '../../contract/common.js';
 import {
   TrackingUnavailableError,
   type CarrierDeliveryStatus,
@@ -231,8 +232,8 @@ function parseTrackingDetail(value: unknown, path: string, source: string): Trac
   const statusDetail = optionalText(detail, 'status_detail', path);
   const datetime = text(detail, 'datetime', path);
   const occurredAt = new Date(datetime);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(datetime) || Number.isNaN(occurredAt.getTime())) {
-    throw malformed(`${path}.datetime`, 'an ISO 8601 date-time');
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(datetime) || !isStorableInstant(occurredAt)) {
+    throw malformed(`${path}.datetime`, 'an ISO 8601 date-time between the years 0001 and 9999 in UTC');
   }
   const message = optionalText(detail, 'message', path) ?? optionalText(detail, 'description', path) ?? '';
   return {
@@ -263,7 +264,7 @@ function calendarDate(object: Record<string, unknown>, key: string, path: string
   if (value === null) return null;
   const day = /^(\d{4}-\d{2}-\d{2})(?:$|T)/.exec(value)?.[1];
   const midnight = new Date(`${day}T00:00:00Z`);
-  if (day === undefined || Number.isNaN(midnight.getTime()) || midnight.toISOString().slice(0, 10) !== day) {
+  if (day === undefined || !isStorableInstant(midnight) || midnight.toISOString().slice(0, 10) !== day) {
     throw malformed(`${path}.${key}`, 'a date (YYYY-MM-DD, optionally followed by a time)');
   }
   return day;
