@@ -2,19 +2,19 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { keyAuthenticated } from './common.js';
+import { keyAuthenticated, string } from './common.js';
 import { pickErrors } from './errors.js';
 
 const c = initContract();
 
 const AddressToVerify = extendApi(
   z.object({
-    street_address1: z.string().max(200, 'must be at most 200 characters').optional(),
-    street_address2: z.string().max(200, 'must be at most 200 characters').nullable().optional(),
-    city: z.string().max(100, 'must be at most 100 characters').nullable().optional(),
-    province: z.string().max(100, 'must be at most 100 characters').nullable().optional().describe('State name or two-letter abbreviation.'),
-    zip: z.string().max(20, 'must be at most 20 characters').nullable().optional(),
-    country_code: z.string().max(60).optional().describe('US, or omitted. Any other value answers unknown without checking.'),
+    street_address1: string(200).optional(),
+    street_address2: string(200).nullable().optional(),
+    city: string(100).nullable().optional(),
+    province: string(100).nullable().optional().describe('State name or two-letter abbreviation.'),
+    zip: string(20).nullable().optional(),
+    country_code: string(60).optional().describe('US, or omitted. Any other value answers unknown without checking.'),
   }),
   { title: 'AddressToVerify' },
 );

@@ -10,7 +10,7 @@ import { RestAmountOut } from './money.js';
 const c = initContract();
 
 /** A calendar month, e.g. 2026-11: years 0001 to 9999, like every date the service takes. */
-export const BILLING_MONTH_PATTERN = /^(?!0000)\d{4}-(0[1-9]|1[0-2])$/;
+export const BILLING_MONTH_PATTERN = /^(000[1-9]|00[1-9]\d|0[1-9]\d{2}|[1-9]\d{3})-(0[1-9]|1[0-2])$/;
 
 export const BillingMonth = z
   .string({ required_error: 'is required', invalid_type_error: 'must be a month such as 2026-11' })

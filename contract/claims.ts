@@ -3,7 +3,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { DateTime, keyAuthenticated, text } from './common.js';
+import { DateTime, keyAuthenticated, string, text } from './common.js';
 import { pickErrors } from './errors.js';
 import { TrackingNumber } from './shipments.js';
 
@@ -13,7 +13,7 @@ export const CLAIM_REASONS = ['lost', 'damaged', 'stolen', 'missing_items', 'wro
 export const CLAIM_STATUSES = ['open', 'in_review', 'approved', 'denied', 'paid', 'closed'] as const;
 
 const ClaimItem = z.object({
-  source_id: text(255).describe('source_id of a line item of the order.'),
+  source_id: text(255, 'source_id of a line item of the order.'),
   quantity: z.number({ invalid_type_error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1'),
 });
 
@@ -22,7 +22,7 @@ export const ClaimRequest = extendApi(
     source_order_id: text(255),
     tracking_number: TrackingNumber.optional().describe('A shipment of that order, when the claim is about one shipment.'),
     reason: z.enum(CLAIM_REASONS, { errorMap: () => ({ message: `must be one of ${CLAIM_REASONS.join(', ')}` }) }),
-    description: z.string().max(5000, 'must be at most 5000 characters').optional(),
+    description: string(5000).optional(),
     items: z.array(ClaimItem).max(1000, 'must have at most 1000 items').optional(),
   }),
   {

@@ -2,7 +2,61 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 
-export const text = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+/**
+ * The length of a string in Unicode code points: how JSON Schema's maxLength counts, so 200 emoji
+ * fit a 255-character field (JavaScript's length counts UTF-16 units, two per emoji).
+ */
+export function codePointLength(value: string): number {
+  let count = 0;
+  for (let i = 0; i < value.length; i += 1) {
+    const unit = value.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i += 1;
+    }
+    count += 1;
+  }
+  return count;
+}
+
+/** The published limit of each string schema made below, by its refinement (read by the fuzz tests). */
+const codePointLimits = new WeakMap<object, { max: number }>();
+
+export function codePointLimitOf(effect: unknown): { max: number } | undefined {
+  return typeof effect === 'object' && effect !== null ? codePointLimits.get(effect) : undefined;
+}
+
+export interface StringOptions {
+  /** Refuse a value of white space only: an id or a name of " " identifies nothing. */
+  notBlank?: boolean;
+  /**
+   * The field's description in the OpenAPI document. Given here, not by .describe(): that makes a
+   * copy of the schema without the published maxLength.
+   */
+  description?: string;
+}
+
+/**
+ * A string of at most `max` characters, counted in code points as the published maxLength says.
+ * `base` carries the string's other checks (an email format, a minimum length).
+ */
+export function string(max: number, base: z.ZodString = z.string(), options: StringOptions = {}) {
+  const schema = base.superRefine((value, ctx) => {
+    // A string no longer than max in UTF-16 units is no longer in code points: skip the count.
+    if (value.length > max && codePointLength(value) > max) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be at most ${max} characters` });
+    }
+    if (options.notBlank && value.length > 0 && value.trim() === '') {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must not be blank' });
+    }
+  });
+  codePointLimits.set(schema._def.effect, { max });
+  return extendApi(schema, { maxLength: max, ...(options.description === undefined ? {} : { description: options.description }) });
+}
+
+/** Required text: not empty, not blank, at most `max` characters. */
+export const text = (max: number, description?: string) =>
+  string(max, z.string().min(1, 'must not be empty'), { notBlank: true, ...(description === undefined ? {} : { description }) });
 
 /**
  * Whether an instant falls in the years 0001 to 9999 in UTC: what ISO 8601's four-digit years can
@@ -21,10 +75,10 @@ export const DateTime = z
 export const Address = extendApi(
   z.object({
     street_address1: text(200),
-    street_address2: z.string().max(200, 'must be at most 200 characters').nullable().optional(),
+    street_address2: string(200).nullable().optional(),
     city: text(100),
-    province: z.string().max(100, 'must be at most 100 characters').optional(),
-    zip: z.string().max(20, 'must be at most 20 characters').optional(),
+    province: string(100).optional(),
+    zip: string(20).optional(),
     country_code: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US'),
   }),
   {

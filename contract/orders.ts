@@ -2,7 +2,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { Address, DateTime, keyAuthenticated, text } from './common.js';
+import { Address, DateTime, keyAuthenticated, string, text } from './common.js';
 import { pickErrors } from './errors.js';
 import { Currency, RestAmount, RestAmountOut } from './money.js';
 
@@ -12,15 +12,15 @@ export const CustomerDetails = extendApi(
   z.object({
     first_name: text(100),
     last_name: text(100),
-    email: z.string().max(254, 'must be at most 254 characters').email('must be an email address'),
-    phone: z.string().max(40, 'must be at most 40 characters').optional(),
+    email: string(254, z.string().email('must be an email address')),
+    phone: string(40).optional(),
   }),
   { title: 'CustomerDetails', description: 'Needed so the shopper can file a claim.' },
 );
 
 export const OrderLineItem = extendApi(
   z.object({
-    source_id: text(255).describe('Unique within the order.'),
+    source_id: text(255, 'Unique within the order.'),
     name: text(500),
     price: RestAmount.describe('Pre-discount unit price.'),
     quantity: z
@@ -28,10 +28,10 @@ export const OrderLineItem = extendApi(
       .int('must be a whole number')
       .min(1, 'must be at least 1')
       .max(1_000_000, 'must be at most 1000000'),
-    source_product_id: z.string().max(255, 'must be at most 255 characters').optional(),
-    sku: z.string().max(255, 'must be at most 255 characters').optional(),
+    source_product_id: string(255).optional(),
+    sku: string(255).optional(),
     is_insured: z.boolean().optional(),
-    image_url: z.string().max(2048, 'must be at most 2048 characters').optional(),
+    image_url: string(2048).optional(),
   }),
   { title: 'OrderLineItem' },
 );
@@ -65,13 +65,11 @@ const orderExample = {
 
 export const OrderRequest = extendApi(
   z.object({
-    source_order_id: text(255).describe("Merchant's order id. Unique per store; a repeat returns 409."),
+    source_order_id: text(255, "Merchant's order id. Unique per store; a repeat returns 409."),
     source_order_number: text(255).optional().describe('Number the customer sees. Default: source_order_id.'),
     subtotal: RestAmount.describe('Aggregate value of insurable items excluding the premium itself.'),
     insurance_selected: z.boolean({ invalid_type_error: 'must be true or false' }),
-    quote_id: z
-      .string()
-      .max(255, 'must be at most 255 characters')
+    quote_id: string(255)
       .optional()
       .describe('From the quote response. Any string is accepted; one that does not resolve prices from the configured rate.'),
     order_total: RestAmount.optional(),

@@ -2,7 +2,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { DateTime, keyAuthenticated } from './common.js';
+import { DateTime, keyAuthenticated, string } from './common.js';
 import { pickErrors } from './errors.js';
 import { Currency, QuoteAmount } from './money.js';
 
@@ -15,16 +15,14 @@ export const QuoteRequest = extendApi(
         amount: QuoteAmount.describe('Insurable cart value in major units, excluding digital and non-shippable items.'),
         currency: Currency.optional().describe('ISO 4217; USD only. Default USD.'),
       }),
-      cart_ref: z.string().max(255, 'must be at most 255 characters').optional().describe("Caller's cart identifier, echoed back."),
+      cart_ref: string(255).optional().describe("Caller's cart identifier, echoed back."),
       cart_items: z
         .array(z.record(z.unknown()), { invalid_type_error: 'must be an array of objects' })
         .max(500, 'must have at most 500 items')
         .optional()
         .describe('Recorded for dispute resolution only; never re-summed: cart.covered.amount is authoritative.'),
     }),
-    merchant_id: z
-      .string()
-      .max(255, 'must be at most 255 characters')
+    merchant_id: string(255)
       .optional()
       .describe("Redundant with the key. If sent and it names another store (by id or slug), the answer is 404."),
   }),

@@ -2,15 +2,13 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { DateTime, keyAuthenticated, text } from './common.js';
+import { DateTime, keyAuthenticated, string, text } from './common.js';
 import { pickErrors } from './errors.js';
 
 const c = initContract();
 
 /** SPEC.md §2.6: spaces and dashes are stripped and the value upper-cased; anything else must be a letter or digit. */
-export const TrackingNumber = z
-  .string({ invalid_type_error: 'must be a string' })
-  .max(100, 'must be at most 100 characters')
+export const TrackingNumber = string(100, z.string({ invalid_type_error: 'must be a string' }))
   .transform((value) => value.replace(/[\s-]+/g, '').toUpperCase())
   .refine((value) => /^[A-Z0-9]+$/.test(value), {
     message: 'must contain only letters and digits once spaces and dashes are removed (no suffixes such as "-(SHIPSTATION)")',
@@ -19,14 +17,14 @@ export const TrackingNumber = z
 export const ShipmentRequest = extendApi(
   z.object({
     tracking_number: TrackingNumber,
-    source_order_id: text(255).describe('The order must already exist.'),
-    courier_id: z.string().max(100, 'must be at most 100 characters').optional().describe('Carrier slug; resolved by the service when omitted.'),
+    source_order_id: text(255, 'The order must already exist.'),
+    courier_id: string(100).optional().describe('Carrier slug; resolved by the service when omitted.'),
     source_product_ids: z.array(text(255)).max(1000).optional(),
     line_items: z
       .array(
         z.object({
           source_id: text(255),
-          source_product_id: z.string().max(255).optional(),
+          source_product_id: string(255).optional(),
           quantity: z.number().int('must be a whole number').min(1, 'must be at least 1'),
         }),
       )

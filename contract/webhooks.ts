@@ -3,7 +3,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { Address, DateTime, signatureAuthenticated, text } from './common.js';
+import { Address, DateTime, signatureAuthenticated, string, text } from './common.js';
 import { pickErrors } from './errors.js';
 import { Currency, MAX_AMOUNT_CENTS } from './money.js';
 import { TrackingNumber } from './shipments.js';
@@ -22,15 +22,15 @@ const PositiveCents = z
   .min(1, 'must be a positive number of cents')
   .max(MAX_AMOUNT_CENTS, `must be at most ${MAX_AMOUNT_CENTS}`);
 
-const merchant = text(100).describe('Slug of the store the message is for.');
+const merchant = text(100, 'Slug of the store the message is for.');
 
 export const PushedLineItem = z.object({
   id: text(255),
-  sku: z.string().max(255).optional().describe('The protection line is recognised by SKU first (see the README).'),
+  sku: string(255).optional().describe('The protection line is recognised by SKU first (see the README).'),
   title: text(500),
   unit_price_cents: Cents,
   quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000),
-  product_id: z.string().max(255).optional(),
+  product_id: string(255).optional(),
 });
 
 export const OrderPlacedMessage = extendApi(
@@ -38,28 +38,28 @@ export const OrderPlacedMessage = extendApi(
     merchant,
     event: z.literal('order.placed'),
     order: z.object({
-      id: text(255).describe('The order id; fulfilment and refund messages refer to it. It becomes source_order_id.'),
-      number: z.string().max(255).optional(),
+      id: text(255, 'The order id; fulfilment and refund messages refer to it. It becomes source_order_id.'),
+      number: string(255).optional(),
       created_at: DateTime.describe('Placement time: the month the premium is booked in.'),
       currency: Currency.optional(),
-      quote_id: z.string().max(255).optional().describe('Strongly recommended: the premium is then the quoted one (cart-swap checked).'),
+      quote_id: string(255).optional().describe('Strongly recommended: the premium is then the quoted one (cart-swap checked).'),
       protection_cents: Cents.optional().describe('Fallback premium, used only when no quote resolves.'),
       price_basis: z
         .enum(['pre_tax', 'tax_inclusive'], { errorMap: () => ({ message: 'must be pre_tax or tax_inclusive' }) })
         .optional()
         .describe('Whether unit_price_cents include sales tax; absent reads pre_tax. Tax-inclusive senders also send tax_cents.'),
       tax_cents: Cents.optional(),
-      mode: z.string().max(20).optional().describe('test marks a sandbox order (any casing); live or absent is live.'),
+      mode: string(20).optional().describe('test marks a sandbox order (any casing); live or absent is live.'),
       test: z.boolean().optional().describe('true marks a sandbox order, like mode test.'),
       total_cents: Cents.optional(),
       shipping_cents: Cents.optional(),
       discount_cents: Cents.optional(),
       customer: z
         .object({
-          first_name: z.string().max(100).optional(),
-          last_name: z.string().max(100).optional(),
-          email: z.string().max(254).email('must be an email address').optional(),
-          phone: z.string().max(40).optional(),
+          first_name: string(100).optional(),
+          last_name: string(100).optional(),
+          email: string(254, z.string().email('must be an email address')).optional(),
+          phone: string(40).optional(),
         })
         .optional(),
       shipping_address: Address.optional(),
@@ -75,9 +75,9 @@ export const FulfillmentCreatedMessage = extendApi(
     event: z.literal('fulfillment.created'),
     order: z.object({ id: text(255) }),
     fulfillment: z.object({
-      id: text(255).describe('Idempotency key: a redelivery is acknowledged as a duplicate.'),
+      id: text(255, 'Idempotency key: a redelivery is acknowledged as a duplicate.'),
       shipments: z
-        .array(z.object({ tracking_number: TrackingNumber, courier_id: z.string().max(100).optional() }))
+        .array(z.object({ tracking_number: TrackingNumber, courier_id: string(100).optional() }))
         .min(1, 'must have at least one shipment')
         .max(100),
     }),
@@ -91,14 +91,14 @@ export const RefundCreatedMessage = extendApi(
     event: z.literal('refund.created'),
     order: z.object({ id: text(255) }),
     refund: z.object({
-      id: text(255).describe('Stable and unique per refund: the idempotency key. Required.'),
+      id: text(255, 'Stable and unique per refund: the idempotency key. Required.'),
       amount_cents: Cents.optional().describe('Total returned to the shopper; kept for the record, not what is reversed.'),
-      note: z.string().max(2000).optional(),
+      note: string(2000).optional(),
       created_at: DateTime.optional().describe('Recommended: the credit is dated to it (otherwise to receipt).'),
       items: z
         .array(
           z.object({
-            sku: text(255).describe('Matched by SKU, never by title.'),
+            sku: text(255, 'Matched by SKU, never by title.'),
             refunded_cents: PositiveCents.optional().describe('Absent reads as zero.'),
           }),
         )

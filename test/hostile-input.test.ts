@@ -3,6 +3,7 @@
 // naming what is wrong, nothing is written, and the process is still there to answer the next
 // request. Before these checks, 2,000 nested arrays ended the process (a recursive walk over the
 // body), and lone surrogates reached PostgreSQL (a 500, or two ids stored as one).
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
@@ -182,5 +183,35 @@ describe('text the database cannot store', () => {
     const badPath = await call(service.baseUrl, 'GET', '/v1/shipments/%ED%A0%80', { key: shop.liveKey });
     expect(badPath.status).toBe(400);
     expect(badPath.body.error_code).toBe('invalid_request');
+  });
+});
+
+describe('string limits and blank ids', () => {
+  it('counts characters as code points, as the published maxLength does: 255 emoji fit a 255-character id', async () => {
+    const emoji = '\u{1F4E6}'; // two UTF-16 units, one character
+    const fits = `${emoji.repeat(254)}${String(Date.now() % 10)}`;
+    const created = await call(service.baseUrl, 'POST', '/v2/orders', { key: shop.liveKey, body: orderBody({ source_order_id: fits, line_items: [{ source_id: emoji.repeat(255), name: emoji.repeat(500), price: 1, quantity: 1 }] }) });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.source_order_id).toBe(fits);
+    const tooLong = await call(service.baseUrl, 'POST', '/v2/orders', { key: shop.liveKey, body: orderBody({ source_order_id: emoji.repeat(256) }) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.errors).toEqual([{ field: 'source_order_id', message: 'must be at most 255 characters' }]);
+    const order = JSON.parse(readFileSync('openapi.json', 'utf8')) as { components: { schemas: Record<string, { properties: Record<string, { maxLength?: number }> }> } };
+    expect(order.components.schemas.OrderRequest?.properties.source_order_id?.maxLength).toBe(255);
+  });
+
+  it('refuses ids and names of white space only, naming each', async () => {
+    const response = await call(service.baseUrl, 'POST', '/v2/orders', {
+      key: shop.liveKey,
+      body: orderBody({ source_order_id: ' \t ', line_items: [{ source_id: '  ', name: 'Desk', price: 1, quantity: 1 }] }),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([
+      { field: 'source_order_id', message: 'must not be blank' },
+      { field: 'line_items[0].source_id', message: 'must not be blank' },
+    ]);
+    const inPath = await call(service.baseUrl, 'GET', '/v2/orders/%20', { key: shop.liveKey });
+    expect(inPath.status).toBe(400);
+    expect(inPath.body.errors).toEqual([{ field: 'source_order_id', message: 'must not be blank' }]);
   });
 });
