@@ -68,16 +68,17 @@ const stringChecks = (schema: ZodTypeAny): StringCheck[] => (defOf(schema).check
 // ---- Rules the schemas leave to the server -----------------------------------------------------
 
 /**
- * What a valid body must also respect, beyond its zod schema (each was found by this fuzzer as a
- * 500 and is now refused with a 400 by the server; fuzz.test.ts checks those 400s on purpose):
- * - no U+0000 in any string: PostgreSQL text cannot hold it;
+ * What a valid body must also respect, beyond its zod schema (each was found as a 500 and is now
+ * refused with a 400 by the server; fuzz.test.ts checks those 400s on purpose):
+ * - no U+0000 and no lone UTF-16 surrogate in any string: PostgreSQL text cannot hold the first,
+ *   and would store the second as U+FFFD, so two different ids would become one;
  * - date-times whose instant, in UTC, falls in the years 0001 to 9999;
  * - an order.placed cart (sum of unit_price_cents x quantity) of at most 9,999,999,999.99.
  */
 export const MAX_CART_CENTS = 999_999_999_999;
-export const avoidsKnownBugs = (value: string): boolean => !value.includes('\u0000');
+export const isStorableText = (value: string): boolean => !value.includes('\u0000') && value.isWellFormed();
 /** Whether an order.placed's lines add up to at most the ceiling. */
-export function cartAvoidsKnownBugs(lines: ReadonlyArray<{ unit_price_cents: number; quantity: number }>): boolean {
+export function cartWithinCeiling(lines: ReadonlyArray<{ unit_price_cents: number; quantity: number }>): boolean {
   return lines.reduce((sum, line) => sum + BigInt(line.unit_price_cents) * BigInt(line.quantity), 0n) <= BigInt(MAX_CART_CENTS);
 }
 const inKnownGoodYears = (value: string): boolean => {
@@ -93,6 +94,10 @@ const inKnownGoodYears = (value: string): boolean => {
  */
 export const NASTY_FRAGMENTS = [
   '\u0000',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
   '\u0007',
   '\u001f',
   '\u007f',
@@ -146,7 +151,7 @@ export function anyString(maxLength: number, minLength = 0): fc.Arbitrary<string
       { weight: 2, arbitrary: nastyString },
       { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 8 }), nastyString, fc.string({ maxLength: 8 })).map((parts) => parts.join('')) },
     )
-    .filter(avoidsKnownBugs);
+    .filter(isStorableText);
 }
 
 /**
@@ -163,6 +168,31 @@ const isoDateTime: fc.Arbitrary<string> = fc
     fc.oneof(fc.constant('Z'), fc.constantFrom('+00:00', '-00:00', '+01:00', '-12:00', '+14:00', '+05:30', '+05:45', '-03:30')),
   )
   .map(([date, fraction, zone]) => `${date.toISOString().slice(0, 19)}${fraction}${zone}`);
+
+/** Strings the database cannot store: a NUL or a lone surrogate somewhere in ordinary text. */
+export const unstorableText: fc.Arbitrary<string> = fc
+  .tuple(fc.string({ maxLength: 6 }), fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff', 'a\u0000b', '\ud83d'), fc.string({ maxLength: 6 }))
+  .map((parts) => parts.join(''));
+
+/** Date-times at the very edges of the years 0001 to 9999 in UTC, which must be taken and stored. */
+export const edgeDateTime: fc.Arbitrary<string> = fc.constantFrom(
+  '0001-01-01T00:00:00Z',
+  '0001-01-01T00:00:00.000-14:00',
+  '0001-01-01T23:59:59+05:30',
+  '1970-01-01T00:00:00Z',
+  '9999-12-31T23:59:59.999Z',
+  '9999-12-31T23:59:59+14:00',
+);
+
+/** Date-times that zod's format admits but whose instant is outside those years: each is a 400. */
+export const outOfRangeDateTime: fc.Arbitrary<string> = fc.constantFrom(
+  '0000-01-01T00:00:00Z',
+  '0000-12-31T23:59:59.999Z',
+  '0001-01-01T00:00:00+00:01',
+  '0001-01-01T10:00:00+14:00',
+  '9999-12-31T23:59:59-00:01',
+  '9999-12-31T20:00:00-12:00',
+);
 
 // ---- zod-fast-check with the contract's refinements ------------------------------------------------
 
@@ -398,7 +428,7 @@ export const oversizedBody = { label: 'a body over 1 MiB', raw: Buffer.from(JSON
 
 /** A path parameter: Unicode, slashes, percent signs, dot segments, very long values. */
 export const hostilePathValue: fc.Arbitrary<string> = fc.oneof(
-  fc.fullUnicodeString({ maxLength: 300 }).filter(avoidsKnownBugs),
+  fc.fullUnicodeString({ maxLength: 300 }).filter(isStorableText),
   anyString(120),
   fc.stringMatching(/^[/%.a-zA-Z0-9 ?#&=+;:@\\-]{0,60}$/),
   fc.constantFrom('', ' ', '.', '..', '%', '%2', '%ZZ', '%2F', '%E0%A4%A', '%C0%AF', '../../etc/passwd', 'a/b', '/', '//', '\\', '?', '#', '😀'),
