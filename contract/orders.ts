@@ -212,12 +212,14 @@ const updateRoute = {
   path: '/v2/orders/:source_order_id',
   pathParams: SourceOrderIdParams,
   body: OrderUpdateRequest,
-  responses: { 200: OrderResponse, ...pickErrors(400, 401, 403, 404, 413, 422, 429, 500) },
+  responses: { 200: OrderResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 422, 429, 500) },
   metadata: keyAuthenticated,
   description:
     'Send only what changed. Fields are merged; line_items, when present, replaces the whole array. Changing subtotal ' +
     'or insurance_selected re-prices the premium (a re-pricing ledger entry); no other field does. An empty body is ' +
-    'a valid no-op. Test keys answer 404.',
+    'a valid no-op. 409, naming the fields, for a change of source_created_on (it dated the booking, already counted ' +
+    'in its billing month) and for a change of subtotal or insurance_selected on a cancelled order (it no longer ' +
+    're-prices); sending the stored value again is fine. Test keys answer 404.',
 } as const;
 
 export const ordersContract = c.router({

@@ -137,7 +137,7 @@ export const webhooksContract = c.router({
     path: '/api/webhooks/:platform_slug',
     pathParams: z.object({ platform_slug: text(100) }),
     body: WebhookMessage,
-    responses: { 200: WebhookAcknowledgement, ...pickErrors(400, 401, 404, 413, 500) },
+    responses: { 200: WebhookAcknowledgement, ...pickErrors(400, 401, 404, 409, 413, 500) },
     metadata: signatureAuthenticated,
     summary: 'Receive a platform message',
     description:
@@ -147,7 +147,10 @@ export const webhooksContract = c.router({
       'within 300 s of the server clock (401 otherwise). Amounts are integer cents, checked on the raw text: 120.00 ' +
       'is 400. A redelivered message (same order id, fulfillment id or refund id) answers 200 with duplicate true and ' +
       'changes nothing. A fulfilment or refund for an order not received yet answers 500 order_not_yet_ingested: ' +
-      'retry later. A refund without refund.id is 400. Test-mode orders (mode test, or test true) are validated ' +
+      'retry later. A refund without refund.id is 400; a refund id already used for another order of the store is ' +
+      '409 and reverses nothing. A credit is dated to refund.created_at, but never before the order\'s latest booking ' +
+      'or re-pricing nor after receipt. A full refund of the protection line cancels the order even while a claim is ' +
+      'open; the claim stays open. Test-mode orders (mode test, or test true) are validated ' +
       'and acknowledged with mode test, book nothing, and are never visible to live keys or in billing.',
   },
 });

@@ -105,6 +105,13 @@ describe('the premium ledger', () => {
     expect(Number(rows[0]?.n)).toBe(1);
   });
 
+  it('refuses TRUNCATE, also through a cascade from orders', async () => {
+    await expect(query(url, 'TRUNCATE premium_ledger_entries')).rejects.toThrow(/append-only \(TRUNCATE refused\)/);
+    await expect(query(url, 'TRUNCATE orders CASCADE')).rejects.toThrow(/append-only \(TRUNCATE refused\)/);
+    const rows = await query<{ n: string }>(url, 'SELECT count(*) AS n FROM premium_ledger_entries');
+    expect(Number(rows[0]?.n)).toBe(1);
+  });
+
   it('refuses an entry of zero cents', async () => {
     await expect(
       query(url, "INSERT INTO premium_ledger_entries (store_id, order_id, amount_cents, reason, effective_at) SELECT store_id, order_id, 0, 'repricing', now() FROM premium_ledger_entries LIMIT 1"),

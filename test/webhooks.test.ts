@@ -330,10 +330,10 @@ describe('refund.created', () => {
   it('reverses exactly the protection line refunded, dated to refund.created_at', async () => {
     const { id } = await orderWithPremium300();
     const response = await push(
-      refund(id, { created_at: '2026-11-25T12:00:00Z', items: [{ sku: 'shipping-protection', refunded_cents: 120 }, { sku: 'DESK-ORG', refunded_cents: 6250 }] }),
+      refund(id, { created_at: '2026-11-21T12:00:00Z', items: [{ sku: 'shipping-protection', refunded_cents: 120 }, { sku: 'DESK-ORG', refunded_cents: 6250 }] }),
     );
     expect(response.body).toMatchObject({ reversed_cents: 120, premium_cents: 180 });
-    expect((await ledger(id)).at(-1)).toEqual({ amountCents: -120n, reason: 'reversal', effectiveAt: new Date('2026-11-25T12:00:00Z') });
+    expect((await ledger(id)).at(-1)).toEqual({ amountCents: -120n, reason: 'reversal', effectiveAt: new Date('2026-11-21T12:00:00Z') });
     expect((await readOrder(id)).body).toMatchObject({ paid_to_insure: 1.8, status: 'created' });
   });
 

@@ -57,7 +57,7 @@ export interface paths {
         put?: never;
         /**
          * Update an order
-         * @description Send only what changed. Fields are merged; line_items, when present, replaces the whole array. Changing subtotal or insurance_selected re-prices the premium (a re-pricing ledger entry); no other field does. An empty body is a valid no-op. Test keys answer 404.
+         * @description Send only what changed. Fields are merged; line_items, when present, replaces the whole array. Changing subtotal or insurance_selected re-prices the premium (a re-pricing ledger entry); no other field does. An empty body is a valid no-op. 409, naming the fields, for a change of source_created_on (it dated the booking, already counted in its billing month) and for a change of subtotal or insurance_selected on a cancelled order (it no longer re-prices); sending the stored value again is fine. Test keys answer 404.
          */
         post: operations["orders.update"];
         delete?: never;
@@ -65,7 +65,7 @@ export interface paths {
         head?: never;
         /**
          * Update an order (PATCH)
-         * @description Send only what changed. Fields are merged; line_items, when present, replaces the whole array. Changing subtotal or insurance_selected re-prices the premium (a re-pricing ledger entry); no other field does. An empty body is a valid no-op. Test keys answer 404.
+         * @description Send only what changed. Fields are merged; line_items, when present, replaces the whole array. Changing subtotal or insurance_selected re-prices the premium (a re-pricing ledger entry); no other field does. An empty body is a valid no-op. 409, naming the fields, for a change of source_created_on (it dated the booking, already counted in its billing month) and for a change of subtotal or insurance_selected on a cancelled order (it no longer re-prices); sending the stored value again is fine. Test keys answer 404.
          */
         patch: operations["orders.updatePatch"];
         trace?: never;
@@ -253,7 +253,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a platform message
-         * @description order.placed, fulfillment.created and refund.created from a commerce-platform backend, for the store named by `merchant`, which must have the platform connected (404 otherwise). No API key: every message is signed with the platform's shared secret in X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, within 300 s of the server clock (401 otherwise). Amounts are integer cents, checked on the raw text: 120.00 is 400. A redelivered message (same order id, fulfillment id or refund id) answers 200 with duplicate true and changes nothing. A fulfilment or refund for an order not received yet answers 500 order_not_yet_ingested: retry later. A refund without refund.id is 400. Test-mode orders (mode test, or test true) are validated and acknowledged with mode test, book nothing, and are never visible to live keys or in billing.
+         * @description order.placed, fulfillment.created and refund.created from a commerce-platform backend, for the store named by `merchant`, which must have the platform connected (404 otherwise). No API key: every message is signed with the platform's shared secret in X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, within 300 s of the server clock (401 otherwise). Amounts are integer cents, checked on the raw text: 120.00 is 400. A redelivered message (same order id, fulfillment id or refund id) answers 200 with duplicate true and changes nothing. A fulfilment or refund for an order not received yet answers 500 order_not_yet_ingested: retry later. A refund without refund.id is 400; a refund id already used for another order of the store is 409 and reverses nothing. A credit is dated to refund.created_at, but never before the order's latest booking or re-pricing nor after receipt. A full refund of the protection line cancels the order even while a claim is open; the claim stays open. Test-mode orders (mode test, or test true) are validated and acknowledged with mode test, book nothing, and are never visible to live keys or in billing.
          */
         post: operations["webhooks.receive"];
         delete?: never;
@@ -1284,6 +1284,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description conflict: the object already exists, or its state forbids the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
                 headers: {
@@ -1376,6 +1385,15 @@ export interface operations {
             };
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the object already exists, or its state forbids the change. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2499,6 +2517,15 @@ export interface operations {
             };
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the object already exists, or its state forbids the change. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

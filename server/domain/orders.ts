@@ -562,6 +562,29 @@ function mergeAddress(field: string, stored: unknown, patch: Partial<AddressValu
   return parsed.data;
 }
 
+/**
+ * What an update may not change (409, every such field listed; the same value again is fine):
+ * - source_created_on: it dated the premium booking, and billing counted the booking in that
+ *   month. Moving it would make the order read one month while billing counts another.
+ * - subtotal and insurance_selected of a cancelled order: a cancelled order no longer re-prices;
+ *   its booked premium stays as it was when it was cancelled (reversals only come from refunds).
+ */
+function assertUpdatable(current: StoredOrder, patch: OrderUpdateInput): void {
+  const refused: FieldError[] = [];
+  if (patch.source_created_on !== undefined && new Date(patch.source_created_on).getTime() !== current.sourceCreatedOn.getTime()) {
+    refused.push({ field: 'source_created_on', message: 'cannot change: it dates the premium booking, already counted in its billing month' });
+  }
+  if (current.status === 'cancelled') {
+    if (patch.subtotal !== undefined && patch.subtotal !== Number(current.subtotalCents)) {
+      refused.push({ field: 'subtotal', message: 'cannot change on a cancelled order: it no longer re-prices' });
+    }
+    if (patch.insurance_selected !== undefined && patch.insurance_selected !== current.insuranceSelected) {
+      refused.push({ field: 'insurance_selected', message: 'cannot change on a cancelled order: it no longer re-prices' });
+    }
+  }
+  if (refused.length > 0) throw new AppError('conflict', 'The update changes what this order can no longer change.', refused);
+}
+
 export async function updateOrder(
   db: Database,
   caller: Caller,
@@ -575,13 +598,13 @@ export async function updateOrder(
 
   return db.$transaction(async (tx) => {
     const current = await lockOrder(tx, caller.store.id, sourceOrderId);
+    assertUpdatable(current, patch);
     const data: Prisma.OrderUncheckedUpdateInput = { updatedOn: now };
     if (patch.source_order_number !== undefined) data.sourceOrderNumber = patch.source_order_number;
     if (patch.order_total !== undefined) data.orderTotalCents = patch.order_total;
     if (patch.shipping_total !== undefined) data.shippingTotalCents = patch.shipping_total;
     if (patch.discounts_total !== undefined) data.discountsTotalCents = patch.discounts_total;
     if (patch.taxes !== undefined) data.taxesCents = patch.taxes;
-    if (patch.source_created_on !== undefined) data.sourceCreatedOn = new Date(patch.source_created_on);
     if (patch.customer_details) {
       const customer = patch.customer_details;
       if (customer.first_name !== undefined) data.customerFirstName = customer.first_name;

@@ -2,10 +2,23 @@
 // protection line, matched by SKU (never by title), clamped to the premium remaining; a reversal
 // that leaves no premium behaves like a cancellation. refund.id makes a redelivery a no-op.
 // Deliveries of refunds of one order run one at a time under the order's row lock.
+//
+// Decisions where the specification is silent (README, "Money rules"):
+// - The credit is dated to refund.created_at, but never before the latest booking or re-pricing of
+//   the order (a credit cannot precede the premium it reverses: a refund dated before the order
+//   existed would put a credit in a month without its booking) and never after receipt.
+// - A refund id already used on another order of the store is refused (409) and counted: taking it
+//   for a redelivery would silently reverse nothing on the second order.
+// - A full refund of the protection line cancels the order even while a claim on it is open. A
+//   merchant's cancel is refused then (409) to protect the claim, but a refund cannot be refused:
+//   the money already went back. The open claim stays as it is and is decided as usual; no new
+//   claim can be filed on the cancelled order.
 import type { z } from 'zod';
 import type { RefundCreatedMessage } from '../../contract/webhooks.js';
 import { isUniqueViolation, type Database } from '../db/client.js';
 import { ledgerTotals } from './ledger.js';
+import { hasOpenClaim } from './claims.js';
+import { AppError } from './errors.js';
 import { isProtectionSku } from './protection-line.js';
 import { lockMessageTarget } from './pushed-orders.js';
 import type { StoreContext } from './stores.js';
@@ -18,6 +31,23 @@ export interface RefundAcknowledgement {
   /** The premium the order still holds after this refund. */
   premiumCents: number;
   duplicate: boolean;
+  /** This refund cancelled the order while a claim on it was open (see the decisions above). */
+  cancelledWithOpenClaim?: boolean;
+}
+
+/** A refund id the store already used for another order: refused, not taken for a redelivery. */
+export class RefundIdReusedError extends AppError {
+  constructor(refundId: string) {
+    super('conflict', `Refund id "${refundId}" was already used for another order of this store; refund ids must be unique per refund.`, [
+      { field: 'refund.id', message: 'already used for another order of this store' },
+    ]);
+  }
+}
+
+/** The date of a credit: the refund's own, within [latest charge of the order, receipt]. */
+export function creditDate(refundedAt: Date | undefined, latestChargeAt: Date | null, receivedAt: Date): Date {
+  const wanted = Math.min((refundedAt ?? receivedAt).getTime(), receivedAt.getTime());
+  return new Date(latestChargeAt === null ? wanted : Math.max(wanted, latestChargeAt.getTime()));
 }
 
 export async function reverseRefund(db: Database, store: StoreContext, message: RefundCreated, now: Date): Promise<RefundAcknowledgement> {
@@ -29,21 +59,24 @@ export async function reverseRefund(db: Database, store: StoreContext, message: 
 
       const order = await tx.order.findUniqueOrThrow({
         where: { id: target.orderId },
-        include: { ledgerEntries: { select: { amountCents: true, reason: true } } },
+        include: { ledgerEntries: { select: { amountCents: true, reason: true, effectiveAt: true } } },
       });
       const totals = ledgerTotals(order.ledgerEntries.map((e) => ({ amountCents: Number(e.amountCents), reason: e.reason })));
       const previous = await tx.refund.findUnique({
         where: { storeId_sourceRefundId: { storeId: store.id, sourceRefundId: refund.id } },
-        select: { id: true },
+        select: { orderId: true },
       });
+      if (previous && previous.orderId !== order.id) throw new RefundIdReusedError(refund.id);
       if (previous) return { mode: 'live', reversedCents: 0, premiumCents: totals.netCents, duplicate: true };
 
       const protectionRefundedCents = (refund.items ?? [])
         .filter((item) => isProtectionSku(item.sku, store.protectionSkus, order.protectionSku))
         .reduce((sum, item) => sum + (item.refunded_cents ?? 0), 0);
       const reversedCents = Math.min(protectionRefundedCents, totals.netCents);
-      // The credit lands on the invoice of the week the money went back.
-      const effectiveAt = refund.created_at === undefined ? now : new Date(refund.created_at);
+      // The credit lands on the invoice of the week the money went back (see the decisions above).
+      const charges = order.ledgerEntries.filter((entry) => entry.reason !== 'reversal').map((entry) => entry.effectiveAt.getTime());
+      const latestChargeAt = charges.length === 0 ? null : new Date(Math.max(...charges));
+      const effectiveAt = creditDate(refund.created_at === undefined ? undefined : new Date(refund.created_at), latestChargeAt, now);
 
       const stored = await tx.refund.create({
         data: {
@@ -54,7 +87,7 @@ export async function reverseRefund(db: Database, store: StoreContext, message: 
           protectionRefundedCents,
           reversedCents,
           note: refund.note ?? null,
-          refundedAt: refund.created_at === undefined ? null : effectiveAt,
+          refundedAt: refund.created_at === undefined ? null : new Date(refund.created_at),
           receivedAt: now,
         },
       });
@@ -62,9 +95,12 @@ export async function reverseRefund(db: Database, store: StoreContext, message: 
         await tx.premiumLedgerEntry.create({
           data: { storeId: store.id, orderId: order.id, amountCents: -reversedCents, reason: 'reversal', effectiveAt, refundId: stored.id },
         });
-        // The whole premium went back: the order is cancelled (its history and claims are kept).
+        // The whole premium went back: the order is cancelled (its history and claims are kept),
+        // open claim or not: see the decisions above.
         if (totals.netCents - reversedCents === 0 && order.status !== 'cancelled') {
           await tx.order.update({ where: { id: order.id }, data: { status: 'cancelled', cancelledOn: now, updatedOn: now } });
+          const cancelledWithOpenClaim = await hasOpenClaim(tx, { orderId: order.id });
+          return { mode: 'live', reversedCents, premiumCents: 0, duplicate: false, cancelledWithOpenClaim };
         }
       }
       return { mode: 'live', reversedCents, premiumCents: totals.netCents - reversedCents, duplicate: false };

@@ -1,5 +1,5 @@
 // Prometheus metrics (prom-client): request counts and latency by route and status, rate-limit
-// rejections, premium booked and reversed, and how late tracking polls run. One registry per app,
+// rejections, premium booked and reversed, refund anomalies, and how late tracking polls run. One registry per app,
 // so several apps in one process (tests) never share counters. Exposed at /metrics only when
 // enabled, or on a separate port (server/main.ts).
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -11,6 +11,10 @@ export interface Metrics extends RateLimitObserver {
   requestCompleted(route: string, method: string, status: number, seconds: number): void;
   premiumBooked(cents: number): void;
   premiumReversed(cents: number): void;
+  /** A refund message reused a refund id of another order (refused, reversing nothing). */
+  refundIdReused(): void;
+  /** A full refund cancelled an order while a claim on it was open. */
+  cancelledWithOpenClaim(): void;
 }
 
 export function createMetrics(db: Database, options: { processMetrics?: boolean } = {}): Metrics {
@@ -46,6 +50,16 @@ export function createMetrics(db: Database, options: { processMetrics?: boolean 
     help: 'Premium reversed by refunds, in cents.',
     registers: [registry],
   });
+  const reusedRefundIds = new Counter({
+    name: 'refund_id_reused_total',
+    help: 'Refund messages refused because their refund id was already used for another order of the store.',
+    registers: [registry],
+  });
+  const cancelledWithClaim = new Counter({
+    name: 'orders_cancelled_with_open_claim_total',
+    help: 'Orders cancelled by a full refund of the protection line while a claim on them was open.',
+    registers: [registry],
+  });
   new Gauge({
     name: 'tracking_job_lag_seconds',
     help: 'How long the oldest due tracking poll has been waiting (0 when none is due).',
@@ -78,6 +92,12 @@ export function createMetrics(db: Database, options: { processMetrics?: boolean 
     },
     premiumReversed(cents) {
       if (cents > 0) reversed.inc(cents);
+    },
+    refundIdReused() {
+      reusedRefundIds.inc();
+    },
+    cancelledWithOpenClaim() {
+      cancelledWithClaim.inc();
     },
   };
 }

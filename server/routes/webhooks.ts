@@ -5,7 +5,7 @@ import { AppError } from '../domain/errors.js';
 import { ingestFulfillment } from '../domain/fulfillments.js';
 import { connectedStore } from '../domain/platforms.js';
 import { ingestPushedOrder } from '../domain/pushed-orders.js';
-import { reverseRefund } from '../domain/refunds.js';
+import { RefundIdReusedError, reverseRefund } from '../domain/refunds.js';
 import type { AppDeps } from '../deps.js';
 import { setModeHeaders } from '../http/request-context.js';
 
@@ -13,7 +13,7 @@ const s = initServer();
 
 type Acknowledgement = z.input<typeof WebhookAcknowledgement>;
 
-export const webhooksRouter = ({ db, clock, tracking, metrics }: AppDeps) =>
+export const webhooksRouter = ({ db, clock, tracking, metrics, logger }: AppDeps) =>
   s.router(webhooksContract, {
     receive: async ({ body, req, res }) => {
       if (!req.platform) throw new AppError('unauthorized', 'The message is not signed.');
@@ -33,8 +33,18 @@ export const webhooksRouter = ({ db, clock, tracking, metrics }: AppDeps) =>
           break;
         }
         case 'refund.created': {
-          const result = await reverseRefund(db, store, body, now);
+          const result = await reverseRefund(db, store, body, now).catch((error: unknown) => {
+            if (error instanceof RefundIdReusedError) {
+              metrics.refundIdReused();
+              logger.warn({ store_id: store.id, platform: req.platform?.slug, request_id: req.requestId }, 'refund id reused for another order; refused');
+            }
+            throw error;
+          });
           metrics.premiumReversed(result.reversedCents);
+          if (result.cancelledWithOpenClaim) {
+            metrics.cancelledWithOpenClaim();
+            logger.warn({ store_id: store.id, request_id: req.requestId }, 'a full refund cancelled an order with an open claim; the claim stays open');
+          }
           ack = {
             received: true,
             event: body.event,
