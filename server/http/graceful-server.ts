@@ -4,6 +4,7 @@
 // after a short grace, and cuts whatever is still running at a deadline.
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
+import { answerParserErrors } from './client-errors.js';
 
 /**
  * How long a keep-alive connection that is idle when the drain starts may still bring one last
@@ -48,6 +49,7 @@ export function createGracefulServer(listener: RequestListener): GracefulServer 
     if (draining) res.setHeader('Connection', 'close');
     listener(req, res);
   });
+  answerParserErrors(server);
 
   async function drain(timeoutMs: number): Promise<DrainOutcome> {
     draining = true;

@@ -13,6 +13,7 @@ import { startApiKeyCache, type ApiKeyCache } from '../../server/domain/api-key-
 import type { Clock } from '../../server/domain/clock.js';
 import type { AddressVerifier } from '../../server/domain/addresses.js';
 import type { TrackingProvider } from '../../server/domain/tracking.js';
+import { createGracefulServer } from '../../server/http/graceful-server.js';
 import { createMetrics } from '../../server/http/metrics.js';
 import { createRateLimiting, type RateLimitSettings } from '../../server/http/rate-limit.js';
 import { createLogger } from '../../server/logger.js';
@@ -110,7 +111,8 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     trustedProxies: options.trustedProxies,
     exposeMetrics: options.exposeMetrics,
   });
-  const server: Server = app.listen(0, '127.0.0.1');
+  // The production server (its drain, and its error format for requests Node cannot parse).
+  const server: Server = createGracefulServer(app).server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
