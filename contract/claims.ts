@@ -14,7 +14,7 @@ export const CLAIM_STATUSES = ['open', 'in_review', 'approved', 'denied', 'paid'
 
 const ClaimItem = z.object({
   source_id: text(255, 'source_id of a line item of the order.'),
-  quantity: z.number({ invalid_type_error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1'),
+  quantity: z.number({ invalid_type_error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000'),
 });
 
 export const ClaimRequest = extendApi(

@@ -25,7 +25,7 @@ export const ShipmentRequest = extendApi(
         z.object({
           source_id: text(255),
           source_product_id: string(255).optional(),
-          quantity: z.number().int('must be a whole number').min(1, 'must be at least 1'),
+          quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000'),
         }),
       )
       .max(1000)
