@@ -32,6 +32,8 @@ const deepBody = (depth: number) => `{"merchant":"x","event":"order.placed","ext
 
 const sendRaw = (path: string, raw: string | Buffer, headers: Record<string, string> = {}) =>
   call(service.baseUrl, 'POST', path, { rawBody: raw, headers: { 'content-type': 'application/json', ...headers } });
+/** A key-authenticated POST of exactly these bytes as JSON. */
+const postText = (path: string, raw: string | Buffer, key = shop.liveKey) => sendRaw(path, raw, { token: key });
 const signed = (raw: string) => ({ 'x-webhook-signature': signWebhook(SECRET, raw, Math.floor(Date.now() / 1000)) });
 
 async function stillServing(): Promise<void> {
@@ -67,29 +69,21 @@ describe('deeply nested JSON', () => {
 
   it('is a 400 on key-authenticated routes, 401 first when the key is bad', async () => {
     const raw = deepBody(2000);
-    const refused = await call(service.baseUrl, 'POST', '/v2/orders', { key: shop.liveKey, rawBody: raw, headers: { 'content-type': 'application/json' } });
+    const refused = await postText('/v2/orders', raw);
     expect(refused.status).toBe(400);
     expect(refused.body.error).toContain(`${MAX_JSON_DEPTH} levels`);
-    const badKey = await call(service.baseUrl, 'POST', '/v2/orders', { key: 'ak_live_nope', rawBody: raw, headers: { 'content-type': 'application/json' } });
+    const badKey = await postText('/v2/orders', raw, 'ak_live_nope');
     expect(badKey.status).toBe(401);
     await stillServing();
   });
 
   it('takes exactly the limit and refuses one level more', async () => {
     // deepBody(n) nests n + 1 levels: the object itself, then n arrays.
-    const atLimit = await call(service.baseUrl, 'POST', '/v2/quotes', {
-      key: shop.liveKey,
-      rawBody: deepBody(MAX_JSON_DEPTH - 1),
-      headers: { 'content-type': 'application/json' },
-    });
+    const atLimit = await postText('/v2/quotes', deepBody(MAX_JSON_DEPTH - 1));
     expect(atLimit.status).toBe(400);
     expect(atLimit.body.error).not.toContain('levels');
     expect(atLimit.body.errors.map((e: { field: string }) => e.field)).toContain('cart');
-    const overLimit = await call(service.baseUrl, 'POST', '/v2/quotes', {
-      key: shop.liveKey,
-      rawBody: deepBody(MAX_JSON_DEPTH),
-      headers: { 'content-type': 'application/json' },
-    });
+    const overLimit = await postText('/v2/quotes', deepBody(MAX_JSON_DEPTH));
     expect(overLimit.status).toBe(400);
     expect(overLimit.body.error).toContain(`${MAX_JSON_DEPTH} levels`);
   });
@@ -108,7 +102,7 @@ describe('duplicate keys', () => {
     const body = JSON.stringify(orderBody({ subtotal: 125 }));
     // The same order as a proxy keeping the first key would read it, with a second subtotal appended.
     const raw = body.replace('"subtotal":125', '"subtotal":125,"subtotal":5000').replace('"city":"Mountain View"', '"city":"A","city":"B"');
-    const response = await call(service.baseUrl, 'POST', '/v2/orders', { key: shop.liveKey, rawBody: raw, headers: { 'content-type': 'application/json' } });
+    const response = await postText('/v2/orders', raw);
     expect(response.status).toBe(400);
     expect(response.body.error_code).toBe('invalid_request');
     expect(response.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['shipping_details.city', 'subtotal']);
@@ -117,7 +111,7 @@ describe('duplicate keys', () => {
 
   it('count keys by their decoded text, so an escape cannot hide a repeat', async () => {
     const raw = '{"cart":{"covered":{"amount":"1.00","amount":"9.00"}},"merchant_id":"a","merchant\\u005fid":"b"}';
-    const response = await call(service.baseUrl, 'POST', '/v2/quotes', { key: shop.liveKey, rawBody: raw, headers: { 'content-type': 'application/json' } });
+    const response = await postText('/v2/quotes', raw);
     expect(response.status).toBe(400);
     expect(response.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['cart.covered.amount', 'merchant_id']);
   });
@@ -132,11 +126,7 @@ describe('duplicate keys', () => {
 
 describe('text the database cannot store', () => {
   it('refuses lone surrogates in quote cart items, order addresses and line names, naming each field', async () => {
-    const quote = await call(service.baseUrl, 'POST', '/v2/quotes', {
-      key: shop.liveKey,
-      rawBody: '{"cart":{"covered":{"amount":"10.00"},"cart_items":[{"title":"a\\ud800b"}]}}',
-      headers: { 'content-type': 'application/json' },
-    });
+    const quote = await postText('/v2/quotes', '{"cart":{"covered":{"amount":"10.00"},"cart_items":[{"title":"a\\ud800b"}]}}');
     expect(quote.status).toBe(400);
     expect(quote.body.errors).toEqual([expect.objectContaining({ field: 'cart.cart_items[0].title' })]);
 
@@ -144,7 +134,7 @@ describe('text the database cannot store', () => {
     const raw = JSON.stringify(orderBody())
       .replace('"city":"Mountain View"', '"city":"Mountain \\udc00View"')
       .replace('"name":"Walnut desk organiser"', '"name":"Walnut \\ud83d desk"');
-    const order = await call(service.baseUrl, 'POST', '/v2/orders', { key: shop.liveKey, rawBody: raw, headers: { 'content-type': 'application/json' } });
+    const order = await postText('/v2/orders', raw);
     expect(order.status).toBe(400);
     expect(order.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['line_items[0].name', 'shipping_details.city']);
     expect(await tableCounts(service.db)).toEqual(before);
@@ -153,7 +143,7 @@ describe('text the database cannot store', () => {
   it('never stores two different ids as one: both are refused, and a real pair is kept whole', async () => {
     for (const id of ['X\\ud800', 'X\\udbff']) {
       const raw = JSON.stringify(orderBody()).replace(/"source_order_id":"[^"]+"/, `"source_order_id":"${id}"`);
-      const response = await call(service.baseUrl, 'POST', '/v2/orders', { key: shop.liveKey, rawBody: raw, headers: { 'content-type': 'application/json' } });
+      const response = await postText('/v2/orders', raw);
       expect(response.status).toBe(400);
       expect(response.body.errors).toEqual([expect.objectContaining({ field: 'source_order_id' })]);
     }
@@ -165,7 +155,7 @@ describe('text the database cannot store', () => {
 
   it('refuses bytes that are not UTF-8 instead of reading them as U+FFFD', async () => {
     const raw = Buffer.concat([Buffer.from('{"cart":{"covered":{"amount":"10.00"},"cart_ref":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]);
-    const response = await call(service.baseUrl, 'POST', '/v2/quotes', { key: shop.liveKey, rawBody: raw, headers: { 'content-type': 'application/json' } });
+    const response = await postText('/v2/quotes', raw);
     expect(response.status).toBe(400);
     expect(response.body.error).toContain('UTF-8');
   });
