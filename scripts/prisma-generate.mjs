@@ -1,6 +1,6 @@
 // Runs `prisma generate` without network access. The Prisma CLI insists on locating a native
 // schema-engine before `generate`, although generate never executes it; pointing
-// PRISMA_SCHEMA_ENGINE_BINARY at any existing file satisfies that check (measured, see DESIGN.md §2).
+// PRISMA_SCHEMA_ENGINE_BINARY at any existing file satisfies that check (measured).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

@@ -1,7 +1,7 @@
-// POST /v2/addresses/verify through real HTTP (SPEC.md §2.8, §2.9, §8): request rules, the rules
-// of every answer, test keys, the non-US short cut, the 24-hour dedupe and the verifier deadline.
-// The verifier is a counting stand-in so each rule is checked exactly; the real verifiers have
-// their own tests.
+// POST /v2/addresses/verify through real HTTP (README, Address verification): request rules, the
+// rules of every answer, test keys, the non-US short cut, the 24-hour dedupe and the verifier
+// deadline. The verifier is a counting stand-in so each rule is checked exactly; the real
+// verifiers have their own tests.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AddressInput, AddressVerifier, Verification } from '../server/domain/addresses.js';
 import { createOfflineVerifier } from '../server/addresses/offline.js';

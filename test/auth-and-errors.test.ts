@@ -1,4 +1,5 @@
-// Authentication (SPEC.md §5), the mode headers (§8) and the error format (§7) through real HTTP.
+// Authentication and the mode headers (README, Concepts, "Keys and modes") and the error format
+// (README, Concepts, "Errors") through real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey, revokeApiKey } from '../server/domain/api-keys.js';
 import { call, orderBody } from './support/http.js';

@@ -1,4 +1,5 @@
-// Claims through real HTTP (DESIGN.md §4) and the 409 rules they impose on cancellations.
+// Claims through real HTTP (README, Concepts, "Claims") and the 409 rules they impose on
+// cancellations.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Orders through real HTTP (SPEC.md §2.4, §2.5, §3 Order, §4): create, read, update, cancel.
+// Orders through real HTTP (README, Quickstart and Concepts): create, read, update, cancel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, orderBody, tableCounts } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';

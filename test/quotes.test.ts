@@ -1,4 +1,5 @@
-// Quotes through real HTTP (SPEC.md §2.2, §2.3): encodings, pricing, storage, expiry, test keys.
+// Quotes through real HTTP (README, Concepts, "Money" and "Pricing"): encodings, pricing, storage,
+// expiry, test keys.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, tableCounts } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';

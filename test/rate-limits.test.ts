@@ -1,5 +1,5 @@
-// Rate limits (SPEC.md §8) through real HTTP, counted in PostgreSQL and shared by two app instances
-// on one database. Small figures are configured so the limits are reached quickly.
+// Rate limits (README, Rate limits) through real HTTP, counted in PostgreSQL and shared by two app
+// instances on one database. Small figures are configured so the limits are reached quickly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimitSettings } from '../server/http/rate-limit.js';
 import { call, orderBody } from './support/http.js';

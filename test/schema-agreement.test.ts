@@ -1,6 +1,7 @@
 // The Prisma schema and the database built by the hand-written migrations must agree: every model,
-// field, type, nullability, enum value, index and foreign key, in both directions. (DESIGN.md §2:
-// `prisma migrate` cannot run here, so nothing else would catch a drift.)
+// field, type, nullability, enum value, index and foreign key, in both directions.
+// (`prisma migrate` cannot run here, as the CLI cannot download its schema engine, so nothing else
+// would catch a drift.)
 import { readFileSync } from 'node:fs';
 import { get_dmmf } from '@prisma/prisma-schema-wasm';
 import pg from 'pg';

@@ -1,7 +1,7 @@
-// orders.create is safe to retry (SPEC.md §4 rule 5): a proxy in front of the real server forwards
-// the first create and then loses its answer (a 502, a closed socket, or no answer at all). The SDK
-// retries, the server answers 409 because the first attempt landed, and the SDK reads the order
-// back and returns it. The order exists once and its premium is booked once.
+// orders.create is safe to retry (README, Concepts, "Retries"): a proxy in front of the real server
+// forwards the first create and then loses its answer (a 502, a closed socket, or no answer at
+// all). The SDK retries, the server answers 409 because the first attempt landed, and the SDK
+// reads the order back and returns it. The order exists once and its premium is booked once.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

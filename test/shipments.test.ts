@@ -1,5 +1,5 @@
-// Shipments through real HTTP (SPEC.md §2.6, §2.7, §3 Shipment) and tracking polls against the
-// sandbox provider and the job queue.
+// Shipments through real HTTP (README, Concepts, "Shipments" and "Tracking") and tracking polls
+// against the sandbox provider and the job queue.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTrackingReport, pollShipment } from '../server/domain/shipments.js';
 import type { ShipmentToTrack, TrackingProvider, TrackingReport } from '../server/domain/tracking.js';

@@ -1,4 +1,4 @@
-// The inbound platform webhook (SPEC.md §6, DESIGN.md §4) through real HTTP with real signatures:
+// The inbound platform webhook (README, Platform webhooks) through real HTTP with real signatures:
 // trust, order.placed pricing, fulfilments, refunds and their exact totals under concurrency.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';

@@ -101,8 +101,9 @@ export class Orders extends Resource {
   /**
    * Registers an order and books its premium (POST /v2/orders). Safe to retry: when an earlier
    * attempt ended without telling whether it landed (network error, timeout, 5xx) and a retry
-   * answers 409, the first attempt landed (SPEC.md §4 rule 5), and the order is read back and
-   * returned. A 409 without such an earlier attempt is a real duplicate: ConflictError.
+   * answers 409, the first attempt landed (the API keeps source_order_id unique per store), and
+   * the order is read back and returned. A 409 without such an earlier attempt is a real
+   * duplicate: ConflictError.
    */
   async create(body: OrderRequest, options?: RequestOptions): Promise<Order> {
     const exchange = await this.transport.exchange((signal) => this.raw.orders.create({ body, fetchOptions: { signal } }), options);

@@ -73,7 +73,7 @@ export interface Exchange {
   /**
    * True when an earlier attempt ended without telling whether the API acted on it: a network
    * error after the request was sent, a timeout, or a 5xx. A 409 on a create then means the first
-   * attempt landed (SPEC.md §4 rule 5).
+   * attempt landed: source_order_id is unique per store, so only an earlier attempt can hold it.
    */
   earlierOutcomeUnknown: boolean;
 }

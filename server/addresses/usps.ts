@@ -1,4 +1,5 @@
-// The USPS Addresses API v3 verifier (docs/addresses.md, SPEC.md §2.8–§2.9).
+// The USPS Addresses API v3 verifier (docs/addresses.md; the rules every answer obeys: README,
+// Address verification).
 //
 // Two calls, both answering JSON:
 //   - POST {base}/oauth2/v3/token, an OAuth 2.0 client-credentials grant: grant_type, client_id and

@@ -1,6 +1,7 @@
-// The embedded default database (DESIGN.md §2): real PostgreSQL binaries from the npm registry,
-// data under a directory of ours. If a cluster on that directory is already running (the server
-// started it and the admin CLI runs beside it, or the other way round), it is reused, not restarted.
+// The embedded default database, used when DATABASE_URL is unset (README, Set-up): real
+// PostgreSQL binaries from the npm registry, data under a directory of ours. If a cluster on that
+// directory is already running (the server started it and the admin CLI runs beside it, or the
+// other way round), it is reused, not restarted.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';

@@ -1,6 +1,6 @@
-// Address deliverability verification (SPEC.md §2.8, §2.9). Verifiers (offline, USPS, Smarty, in
-// server/addresses/) answer behind one interface; this file holds the shared vocabulary and the
-// rules every answer obeys, whichever verifier gave it:
+// Address deliverability verification (README, Address verification). Verifiers (offline, USPS,
+// Smarty, in server/addresses/) answer behind one interface; this file holds the shared
+// vocabulary and the rules every answer obeys, whichever verifier gave it:
 //   - deliverable is null if and only if the verdict is unknown;
 //   - address is present only on deliverable and corrected;
 //   - changes is empty unless the verdict is corrected.
@@ -17,7 +17,7 @@ export type AddressFlag =
   | 'military'
   | 'general_delivery';
 
-/** What the caller sent (SPEC.md §2.8), trimmed; empty strings read as null. */
+/** The caller's `address` (or `shipping_details`), trimmed; empty strings read as null. */
 export interface AddressInput {
   streetAddress1: string;
   streetAddress2: string | null;

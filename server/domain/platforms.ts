@@ -1,4 +1,4 @@
-// Commerce platforms that push messages, and which stores take them (DESIGN.md §4).
+// Commerce platforms that push messages, and which stores take them (README, Platform webhooks).
 import type { Database } from '../db/client.js';
 import { isUniqueViolation } from '../db/client.js';
 import { AppError } from './errors.js';

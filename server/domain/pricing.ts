@@ -1,4 +1,4 @@
-// How a premium is priced (DESIGN.md §4 "Pricing"). All amounts are integer cents.
+// How a premium is priced (README, Concepts, "Pricing"). All amounts are integer cents.
 //   amount_covered = value capped at the store's maximum covered amount
 //   premium        = max(min_premium, round_half_up(amount_covered x rate))   (0 when nothing is covered)
 

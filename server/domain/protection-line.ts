@@ -1,5 +1,6 @@
-// Recognising the protection line among an order's lines (SPEC.md §1 point 4): first by SKU (the
-// four built-in protection SKUs plus those the store declared), then by a phrase in the title.
+// Recognising the protection line among an order's lines (README, Protection SKUs and other
+// integration declarations): first by SKU (the four built-in protection SKUs plus those the store
+// declared), then by a phrase in the title.
 // Refunds are matched by SKU only, never by title; the SKU of the line found at order.placed
 // counts for that order's refunds even when the line was found by its title.
 

@@ -3,7 +3,7 @@
 // and a job queue decides when to ask (server/jobs). Providers: sandbox (default, no network) and
 // EasyPost (EASYPOST_API_KEY), in server/tracking/.
 
-/** SPEC.md §2.7. Cancelled is set by the service, never reported by a carrier. */
+/** A shipment's delivery_status. Cancelled is set by the service, never reported by a carrier. */
 export type DeliveryStatus = 'Active' | 'Delivered' | 'Exception' | 'Cancelled';
 export type CarrierDeliveryStatus = Exclude<DeliveryStatus, 'Cancelled'>;
 
@@ -14,7 +14,7 @@ export interface CheckpointLocation {
   country: string | null;
 }
 
-/** One carrier scan (DESIGN.md §4 "Checkpoint fields"). */
+/** One carrier scan (docs/tracking.md, "What a checkpoint contains"). */
 export interface TrackingCheckpoint {
   status: CarrierDeliveryStatus;
   /** Finer status, e.g. in_transit, out_for_delivery, delivered, return_to_sender, failure. */

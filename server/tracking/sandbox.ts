@@ -122,7 +122,10 @@ function sandboxReport(shipment: ShipmentToTrack, now: Date): TrackingReport {
   return { deliveryStatus, checkpoints, expectedDeliveryDate, trackingUrl: null };
 }
 
-/** The API already normalises tracking numbers (SPEC.md §2.6); do the same so "sbx-delivered" also plays. */
+/**
+ * The API already strips spaces and dashes from tracking numbers and upper-cases them; do the same
+ * so "sbx-delivered" also plays.
+ */
 function normaliseTrackingNumber(value: string): string {
   return value.replace(/[\s-]+/g, '').toUpperCase();
 }
