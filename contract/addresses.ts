@@ -2,7 +2,8 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { keyAuthenticated, string } from './common.js';
+import { string } from './common.js';
+import { keyRoute } from './policy.js';
 import { pickErrors } from './errors.js';
 
 const c = initContract();
@@ -72,7 +73,7 @@ export const addressesContract = c.router({
     path: '/v2/addresses/verify',
     body: AddressVerificationRequest,
     responses: { 200: AddressVerificationResponse, ...pickErrors(400, 401, 403, 413, 429, 500) },
-    metadata: keyAuthenticated,
+    metadata: keyRoute('addresses', 'simulate'),
     summary: 'Verify an address',
     description:
       'Checks whether a US address can be delivered to. No side effects: it holds no order, stops no shipment, ' +

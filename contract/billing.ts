@@ -3,7 +3,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { keyAuthenticated } from './common.js';
+import { keyRoute } from './policy.js';
 import { pickErrors } from './errors.js';
 import { RestAmountOut } from './money.js';
 
@@ -76,7 +76,7 @@ export const billingContract = c.router({
     path: '/v1/billing/statements',
     query: z.object({ month: BillingMonth }),
     responses: { 200: BillingStatement, ...pickErrors(400, 401, 403, 404, 429, 500) },
-    metadata: keyAuthenticated,
+    metadata: keyRoute('other', 'not_found'),
     summary: 'Monthly billing statement',
     description:
       "The store's premium statement for one calendar month (month=YYYY-MM, in UTC), read from the premium ledger. " +

@@ -3,7 +3,8 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { DateTime, keyAuthenticated, string, text } from './common.js';
+import { DateTime, string, text } from './common.js';
+import { keyRoute } from './policy.js';
 import { pickErrors } from './errors.js';
 import { TrackingNumber } from './shipments.js';
 
@@ -56,7 +57,7 @@ export const claimsContract = c.router({
     path: '/v1/claims',
     body: ClaimRequest,
     responses: { 201: ClaimResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 422, 429, 500) },
-    metadata: keyAuthenticated,
+    metadata: keyRoute('other', 'simulate'),
     summary: 'File a claim',
     description:
       'Files a claim on a protected order of the store, optionally about one of its shipments and some of its line ' +
@@ -68,7 +69,7 @@ export const claimsContract = c.router({
     path: '/v1/claims/:id',
     pathParams: z.object({ id: text(100) }),
     responses: { 200: ClaimResponse, ...pickErrors(400, 401, 403, 404, 429, 500) },
-    metadata: keyAuthenticated,
+    metadata: keyRoute('other', 'not_found'),
     summary: 'Read a claim',
     description: 'Test keys answer 404.',
   },
@@ -77,7 +78,7 @@ export const claimsContract = c.router({
     path: '/v1/claims',
     query: z.object({ source_order_id: text(255) }),
     responses: { 200: ClaimList, ...pickErrors(400, 401, 403, 404, 429, 500) },
-    metadata: keyAuthenticated,
+    metadata: keyRoute('other', 'not_found'),
     summary: "List an order's claims",
     description: 'Every claim of the order, oldest first. 404 when the store has no such order. Test keys answer 404.',
   },

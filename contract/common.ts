@@ -95,14 +95,3 @@ export const Address = extendApi(
   },
 );
 export type Address = z.infer<typeof Address>;
-
-/** Every route that takes a key: the `token` header or `Authorization: Bearer`. */
-export const keyAuthenticated = { auth: 'api_key' } as const;
-/** The inbound webhook: signed with the platform's shared secret, no API key. */
-export const signatureAuthenticated = { auth: 'webhook_signature' } as const;
-/** The EasyPost tracking webhook: HMAC of the raw body with the EasyPost webhook secret. */
-export const easyPostSignatureAuthenticated = { auth: 'easypost_signature' } as const;
-export type RouteAuth =
-  | (typeof keyAuthenticated)['auth']
-  | (typeof signatureAuthenticated)['auth']
-  | (typeof easyPostSignatureAuthenticated)['auth'];

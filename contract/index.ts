@@ -33,6 +33,7 @@ export * from './common.js';
 export * from './errors.js';
 export * from './money.js';
 export * from './orders.js';
+export * from './policy.js';
 export * from './quotes.js';
 export * from './shipments.js';
 export * from './tracking.js';

@@ -3,7 +3,7 @@
 import { generateOpenApi } from '@ts-rest/open-api';
 import type { AppRoute } from '@ts-rest/core';
 import { contract } from './index.js';
-import type { RouteAuth } from './common.js';
+import { policyOf, type RouteAuth } from './policy.js';
 import { errorDescriptions, type ErrorStatus } from './errors.js';
 
 interface OperationLike {
@@ -15,8 +15,7 @@ interface OperationLike {
 const successDescriptions: Record<string, string> = { '200': 'OK', '201': 'Created' };
 
 function routeAuth(route: AppRoute): RouteAuth | undefined {
-  const metadata = route.metadata as { auth?: RouteAuth } | undefined;
-  return metadata?.auth;
+  return policyOf(route.metadata)?.auth;
 }
 
 export function buildOpenApiDocument(): Record<string, unknown> {

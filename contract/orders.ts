@@ -2,7 +2,8 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { Address, DateTime, keyAuthenticated, string, text } from './common.js';
+import { Address, DateTime, string, text } from './common.js';
+import { keyRoute } from './policy.js';
 import { pickErrors } from './errors.js';
 import { Currency, RestAmount, RestAmountOut } from './money.js';
 
@@ -213,7 +214,7 @@ const updateRoute = {
   pathParams: SourceOrderIdParams,
   body: OrderUpdateRequest,
   responses: { 200: OrderResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 422, 429, 500) },
-  metadata: keyAuthenticated,
+  metadata: keyRoute('orders', 'not_found'),
   description:
     'Send only what changed. Fields are merged; line_items, when present, replaces the whole array. Changing subtotal ' +
     'or insurance_selected re-prices the premium (a re-pricing ledger entry); no other field does. An empty body is ' +
@@ -228,7 +229,7 @@ export const ordersContract = c.router({
     path: '/v2/orders',
     body: OrderRequest,
     responses: { 201: OrderResponse, ...pickErrors(400, 401, 403, 409, 413, 422, 429, 500) },
-    metadata: keyAuthenticated,
+    metadata: keyRoute('orders', 'simulate'),
     summary: 'Create an order',
     description:
       'Registers a protected order once it reached a final pre-fulfilment state, and books the premium when ' +
@@ -241,7 +242,7 @@ export const ordersContract = c.router({
     path: '/v2/orders/:source_order_id',
     pathParams: SourceOrderIdParams,
     responses: { 200: OrderResponse, ...pickErrors(400, 401, 403, 404, 429, 500) },
-    metadata: keyAuthenticated,
+    metadata: keyRoute('orders', 'not_found'),
     summary: 'Read an order',
     description: 'Reads an order of the key\'s store by its source_order_id. Test keys answer 404.',
   },
@@ -253,7 +254,7 @@ export const ordersContract = c.router({
     pathParams: SourceOrderIdParams,
     body: c.noBody(),
     responses: { 200: OrderResponse, ...pickErrors(400, 401, 403, 404, 409, 429, 500) },
-    metadata: keyAuthenticated,
+    metadata: keyRoute('orders', 'not_found'),
     summary: 'Cancel an order',
     description:
       'Cancels the order (cancelled_on is set once). The order, its history and any booked premium are kept; no new ' +

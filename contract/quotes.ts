@@ -2,7 +2,8 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { DateTime, keyAuthenticated, string } from './common.js';
+import { DateTime, string } from './common.js';
+import { keyRoute } from './policy.js';
 import { pickErrors } from './errors.js';
 import { Currency, QuoteAmount } from './money.js';
 
@@ -65,7 +66,7 @@ export const quotesContract = c.router({
     path: '/v2/quotes',
     body: QuoteRequest,
     responses: { 201: QuoteResponse, ...pickErrors(400, 401, 403, 404, 413, 429, 500) },
-    metadata: keyAuthenticated,
+    metadata: keyRoute('quotes', 'simulate'),
     summary: 'Create a quote',
     description:
       'Prices protection for the current cart so the premium can be shown to the shopper. Optional: without a quote ' +

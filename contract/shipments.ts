@@ -2,7 +2,8 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { DateTime, keyAuthenticated, string, text } from './common.js';
+import { DateTime, string, text } from './common.js';
+import { keyRoute } from './policy.js';
 import { pickErrors } from './errors.js';
 
 const c = initContract();
@@ -88,7 +89,7 @@ const updateRoute = {
   pathParams: TrackingNumberParams,
   body: ShipmentUpdateRequest,
   responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 413, 429, 500) },
-  metadata: keyAuthenticated,
+  metadata: keyRoute('orders', 'not_found'),
   description:
     'Only courier_id can change (any other field is 400); the new carrier is used from the next poll. A tracking ' +
     'number is corrected by cancelling and creating a new shipment. Test keys answer 404.',
@@ -100,7 +101,7 @@ export const shipmentsContract = c.router({
     path: '/v1/shipments',
     body: ShipmentRequest,
     responses: { 201: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 429, 500) },
-    metadata: keyAuthenticated,
+    metadata: keyRoute('orders', 'simulate'),
     summary: 'Create a shipment',
     description:
       'Registers a tracking number of an existing order of the store; every shipment of a protected order is covered. ' +
@@ -114,7 +115,7 @@ export const shipmentsContract = c.router({
     path: '/v1/shipments/:tracking_number',
     pathParams: TrackingNumberParams,
     responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 429, 500) },
-    metadata: keyAuthenticated,
+    metadata: keyRoute('orders', 'not_found'),
     summary: 'Read a shipment',
     description: 'The shipment with its latest 100 carrier scans, oldest first. Test keys answer 404.',
   },
@@ -126,7 +127,7 @@ export const shipmentsContract = c.router({
     pathParams: TrackingNumberParams,
     body: c.noBody(),
     responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 429, 500) },
-    metadata: keyAuthenticated,
+    metadata: keyRoute('orders', 'not_found'),
     summary: 'Cancel a shipment',
     description:
       'Sets cancelled_on and delivery_status Cancelled, keeps the tracking history and stops polling. Cancelling ' +

@@ -2,7 +2,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { easyPostSignatureAuthenticated } from './common.js';
+import { easyPostSignedRoute } from './policy.js';
 import { pickErrors } from './errors.js';
 
 const c = initContract();
@@ -23,7 +23,7 @@ export const trackingContract = c.router({
     path: '/v1/tracking/easypost/webhook',
     body: EasyPostEvent,
     responses: { 200: TrackingWebhookAcknowledgement, ...pickErrors(400, 401, 413, 500) },
-    metadata: easyPostSignatureAuthenticated,
+    metadata: easyPostSignedRoute,
     summary: 'Receive an EasyPost tracker event',
     description:
       'For EasyPost only (enabled by EASYPOST_WEBHOOK_SECRET). Signed: X-Hmac-Signature: hmac-sha256-hex=<HMAC-SHA256 ' +

@@ -3,7 +3,8 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { Address, DateTime, signatureAuthenticated, string, text } from './common.js';
+import { Address, DateTime, string, text } from './common.js';
+import { platformSignedRoute } from './policy.js';
 import { pickErrors } from './errors.js';
 import { Currency, MAX_AMOUNT_CENTS } from './money.js';
 import { TrackingNumber } from './shipments.js';
@@ -138,7 +139,7 @@ export const webhooksContract = c.router({
     pathParams: z.object({ platform_slug: text(100) }),
     body: WebhookMessage,
     responses: { 200: WebhookAcknowledgement, ...pickErrors(400, 401, 404, 409, 413, 500) },
-    metadata: signatureAuthenticated,
+    metadata: platformSignedRoute,
     summary: 'Receive a platform message',
     description:
       'order.placed, fulfillment.created and refund.created from a commerce-platform backend, for the store named by ' +

@@ -12,6 +12,7 @@ import { parseJsonBody, readRawBody } from './http/body.js';
 import { errorHandler, requestValidationErrorHandler, unmatchedRoute } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { requestContext } from './http/request-context.js';
+import { refuseTestKeysWhereDeclared } from './http/route-policy.js';
 import { authenticateSignature } from './http/signatures.js';
 import { ordersRouter } from './routes/orders.js';
 import { quotesRouter } from './routes/quotes.js';
@@ -51,7 +52,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use(docsPage());
 
-  const router = s.router(contract, {
+  const router = s.router(contract, refuseTestKeysWhereDeclared(contract, {
     quotes: quotesRouter(deps),
     orders: ordersRouter(deps),
     shipments: shipmentsRouter(deps),
@@ -60,7 +61,7 @@ export function createApp(deps: AppDeps): express.Express {
     addresses: addressesRouter(deps),
     webhooks: webhooksRouter(deps),
     billing: billingRouter(deps),
-  });
+  }));
   createExpressEndpoints(contract, router, app, {
     logInitialization: false,
     jsonQuery: false,

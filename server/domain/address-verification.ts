@@ -14,7 +14,6 @@ import {
   type DeliveryAddress,
   type Verification,
 } from './addresses.js';
-import type { Caller } from './api-keys.js';
 
 export const LOOKUP_REUSE_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_VERIFIER_TIMEOUT_MS = 3_000;
@@ -38,7 +37,7 @@ function isUnitedStates(countryCode: string | null): boolean {
 }
 
 /** Test keys: computed locally, no lookup and no cache entry. ZIP 00000 is the undeliverable one. */
-function testModeVerification(standard: StandardizedAddress): Verification {
+export function testModeVerification(standard: StandardizedAddress): Verification {
   if (standard.zip5 === '00000') {
     return {
       verdict: 'undeliverable',
@@ -102,18 +101,21 @@ const CACHED_LOOKUP: HotStatement = {
   text: 'SELECT result, expires_at FROM address_lookups WHERE key_hash = $1',
 };
 
+const OUTSIDE_US = unknownVerification('outside_us', 'Only US addresses are verified; this one was not checked.');
+
+/** The standardised address, or null for an address outside the United States (never checked). */
+export function standardizeUsAddress(input: AddressInput): StandardizedAddress | null {
+  return isUnitedStates(input.countryCode) ? standardizeAddress(input) : null;
+}
+
 export async function verifyAddress(
   db: Database,
   settings: VerificationSettings,
-  caller: Caller,
   input: AddressInput,
   now: Date,
 ): Promise<Verification> {
-  if (!isUnitedStates(input.countryCode)) {
-    return unknownVerification('outside_us', 'Only US addresses are verified; this one was not checked.');
-  }
-  const standard = standardizeAddress(input);
-  if (caller.mode === 'test') return settleVerification(testModeVerification(standard));
+  const standard = standardizeUsAddress(input);
+  if (standard === null) return OUTSIDE_US;
 
   if (settings.verifier.local) return settleVerification(await askVerifier(settings, input));
 

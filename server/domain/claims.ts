@@ -1,12 +1,11 @@
 // Claims (DESIGN.md §4): filed on a protected, uncancelled order, optionally about one of its
 // shipments and some of its line items. A claim is open until denied, paid or closed, and while it
 // is open the order and the shipment it names cannot be cancelled.
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { ClaimRequest } from '../../contract/claims.js';
 import type { FieldError } from '../../contract/errors.js';
 import type { Database, Prisma, Transaction } from '../db/client.js';
-import type { Caller } from './api-keys.js';
+import type { StoreScope } from './actor.js';
 import { AppError } from './errors.js';
 import { lockExistingOrderRow, orderNotFound } from './order-lock.js';
 import { isUuid } from './ids.js';
@@ -64,6 +63,9 @@ function toClaimRecord(row: StoredClaim): ClaimRecord {
   };
 }
 
+/** The items of a claim as stored and answered. */
+export const claimItems = (input: ClaimInput) => (input.items ?? []).map((item) => ({ source_id: item.source_id, quantity: item.quantity }));
+
 const claimNotFound = (id: string) => new AppError('not_found', `No claim with id "${id}" in this store.`);
 
 /** An open claim on the order as a whole, or on the given shipment of it, blocks cancelling. */
@@ -76,7 +78,7 @@ export async function hasOpenClaim(tx: Transaction, target: { orderId: string; s
   return open !== null;
 }
 
-function assertUniqueItems(items: ClaimInput['items']): void {
+export function assertUniqueItems(items: ClaimInput['items']): void {
   const seen = new Set<string>();
   const errors: FieldError[] = [];
   (items ?? []).forEach((item, index) => {
@@ -86,28 +88,13 @@ function assertUniqueItems(items: ClaimInput['items']): void {
   if (errors.length > 0) throw new AppError('unprocessable', 'Claim items must name each line item once.', errors);
 }
 
-export async function createClaim(db: Database, caller: Caller, input: ClaimInput, now: Date): Promise<ClaimRecord> {
+export async function createClaim(db: Database, scope: StoreScope, input: ClaimInput, now: Date): Promise<ClaimRecord> {
   assertUniqueItems(input.items);
-  const items = (input.items ?? []).map((item) => ({ source_id: item.source_id, quantity: item.quantity }));
-  if (caller.mode === 'test') {
-    return {
-      id: `test_${randomUUID()}`,
-      storeId: caller.store.id,
-      sourceOrderId: input.source_order_id,
-      trackingNumber: input.tracking_number ?? null,
-      reason: input.reason,
-      description: input.description ?? null,
-      items,
-      status: 'open',
-      createdOn: now,
-      updatedOn: now,
-      resolvedOn: null,
-    };
-  }
+  const items = claimItems(input);
 
   return db.$transaction(async (tx) => {
     // The order row lock serialises this with order and shipment cancellation.
-    const orderId = await lockExistingOrderRow(tx, caller.store.id, input.source_order_id);
+    const orderId = await lockExistingOrderRow(tx, scope.store.id, input.source_order_id);
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { lineItems: true } });
     if (order.status === 'cancelled') throw new AppError('conflict', 'The order is cancelled; no claim can be filed on it.');
     if (!order.insuranceSelected) throw new AppError('conflict', 'The order was not protected; no claim can be filed on it.');
@@ -132,7 +119,7 @@ export async function createClaim(db: Database, caller: Caller, input: ClaimInpu
 
     const row = await tx.claim.create({
       data: {
-        storeId: caller.store.id,
+        storeId: scope.store.id,
         orderId,
         shipmentId,
         reason: input.reason,
@@ -149,18 +136,17 @@ export async function createClaim(db: Database, caller: Caller, input: ClaimInpu
   });
 }
 
-export async function getClaim(db: Database, caller: Caller, id: string): Promise<ClaimRecord> {
-  if (caller.mode === 'test' || !isUuid(id)) throw claimNotFound(id);
-  const row = await db.claim.findFirst({ where: { id, storeId: caller.store.id }, include: claimInclude });
+export async function getClaim(db: Database, scope: StoreScope, id: string): Promise<ClaimRecord> {
+  if (!isUuid(id)) throw claimNotFound(id);
+  const row = await db.claim.findFirst({ where: { id, storeId: scope.store.id }, include: claimInclude });
   if (!row) throw claimNotFound(id);
   return toClaimRecord(row);
 }
 
-export async function listClaims(db: Database, caller: Caller, sourceOrderId: string): Promise<ClaimRecord[]> {
+export async function listClaims(db: Database, scope: StoreScope, sourceOrderId: string): Promise<ClaimRecord[]> {
   const notFound = orderNotFound(sourceOrderId);
-  if (caller.mode === 'test') throw notFound;
   const order = await db.order.findUnique({
-    where: { storeId_sourceOrderId: { storeId: caller.store.id, sourceOrderId } },
+    where: { storeId_sourceOrderId: { storeId: scope.store.id, sourceOrderId } },
     select: { id: true },
   });
   if (!order) throw notFound;

@@ -1,12 +1,11 @@
 // Orders (SPEC.md §2.4, §2.5, §3 Order): create, read, update, cancel. The premium is booked in the
 // ledger in the same transaction as the order; the database guards against duplicates.
-import { randomInt, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { Address } from '../../contract/common.js';
 import type { OrderRequest, OrderUpdateRequest } from '../../contract/orders.js';
 import { fieldErrorsFromIssues, type FieldError } from '../../contract/errors.js';
 import { hotQuery, isUniqueViolation, type Database, type HotStatement, type Prisma, type Transaction } from '../db/client.js';
-import type { Caller, KeyMode } from './api-keys.js';
+import type { StoreScope } from './actor.js';
 import { hasOpenClaim } from './claims.js';
 import { AppError } from './errors.js';
 import { lockExistingOrderRow, orderNotFound } from './order-lock.js';
@@ -143,7 +142,7 @@ function toOrderRecord(row: OrderRow): OrderRecord {
   };
 }
 
-function lineItemRows(items: readonly LineItemInput[]) {
+export function lineItemRows(items: readonly LineItemInput[]) {
   return items.map((item, position) => ({
     position,
     sourceId: item.source_id,
@@ -157,8 +156,8 @@ function lineItemRows(items: readonly LineItemInput[]) {
   }));
 }
 
-/** SPEC.md §7: a duplicate id within the request itself is 422, every repeat listed. */
-function assertUniqueLineItemIds(items: readonly LineItemInput[]): void {
+/** A duplicate id within the request itself is 422, every repeat listed (README, Errors). */
+export function assertUniqueLineItemIds(items: readonly LineItemInput[]): void {
   const seen = new Set<string>();
   const errors: FieldError[] = [];
   items.forEach((item, index) => {
@@ -184,13 +183,8 @@ export interface PricingRequest {
  * What a new order pays: the quoted premium when the quote resolves (same store, live, unexpired,
  * cart within tolerance), else the sender's own figure when it gave one, else the configured rate.
  */
-export async function priceNewOrder(db: Database, store: StoreContext, mode: KeyMode, request: PricingRequest, now: Date): Promise<OrderPricing> {
-  const storeTerms = store.pricing;
-  if (!request.insuranceSelected) {
-    return { source: 'none', quoteId: null, terms: storeTerms, coveredCents: 0, premiumCents: 0 };
-  }
-  // Test mode never sees live data, so it never resolves a stored quote.
-  const quote = mode === 'live' ? await resolveQuote(db, store.id, request.quoteId, request.valueCents, now) : null;
+export async function priceNewOrder(db: Database, store: StoreContext, request: PricingRequest, now: Date): Promise<OrderPricing> {
+  const quote = request.insuranceSelected ? await resolveQuote(db, store.id, request.quoteId, request.valueCents, now) : null;
   if (quote) {
     return {
       source: 'quote',
@@ -199,6 +193,18 @@ export async function priceNewOrder(db: Database, store: StoreContext, mode: Key
       coveredCents: coveredAmountCents(request.valueCents, quote.terms),
       premiumCents: quote.premiumCents,
     };
+  }
+  return priceWithoutQuote(store, request);
+}
+
+/**
+ * The price when no quote resolves: the sender's own figure when it gave one, else the configured
+ * rate. All a test-mode order gets, as test mode never sees a stored quote.
+ */
+export function priceWithoutQuote(store: StoreContext, request: PricingRequest): OrderPricing {
+  const storeTerms = store.pricing;
+  if (!request.insuranceSelected) {
+    return { source: 'none', quoteId: null, terms: storeTerms, coveredCents: 0, premiumCents: 0 };
   }
   if (request.senderPremiumCents !== undefined) {
     return {
@@ -224,10 +230,10 @@ export function pricingColumns(pricing: OrderPricing): Pick<OrderColumns, 'quote
   };
 }
 
-/** The order's columns as the request gives them; shared by live writes and test-mode answers. */
-function orderColumns(caller: Caller, input: OrderCreateInput, pricing: OrderPricing, now: Date): OrderColumns {
+/** The order's columns as the request gives them; shared by live writes and the sandbox's answers. */
+export function orderColumns(scope: StoreScope, input: OrderCreateInput, pricing: OrderPricing, now: Date): OrderColumns {
   return {
-    storeId: caller.store.id,
+    storeId: scope.store.id,
     sourceOrderId: input.source_order_id,
     sourceOrderNumber: input.source_order_number ?? input.source_order_id,
     insuranceSelected: input.insurance_selected,
@@ -249,35 +255,18 @@ function orderColumns(caller: Caller, input: OrderCreateInput, pricing: OrderPri
   };
 }
 
-function testOrderRecord(caller: Caller, input: OrderCreateInput, pricing: OrderPricing, now: Date): OrderRecord {
-  const columns = orderColumns(caller, input, pricing, now);
-  return {
-    ...columns,
-    id: `test_${randomUUID()}`,
-    orderNumber: `TEST-${randomInt(100_000, 1_000_000)}`,
-    status: 'created',
-    paidToInsureCents: pricing.premiumCents,
-    firstName: columns.customerFirstName,
-    lastName: columns.customerLastName,
-    hasPii: true,
-    lineItems: lineItemRows(input.line_items),
-    cancelledOn: null,
-  };
-}
+/** What a new order asks of pricing. */
+export const pricingRequestOf = (input: OrderCreateInput): PricingRequest => ({
+  insuranceSelected: input.insurance_selected,
+  valueCents: input.subtotal,
+  quoteId: input.quote_id,
+});
 
-export async function createOrder(db: Database, caller: Caller, input: OrderCreateInput, now: Date): Promise<OrderRecord> {
+export async function createOrder(db: Database, scope: StoreScope, input: OrderCreateInput, now: Date): Promise<OrderRecord> {
   assertUniqueLineItemIds(input.line_items);
-  const pricing = await priceNewOrder(
-    db,
-    caller.store,
-    caller.mode,
-    { insuranceSelected: input.insurance_selected, valueCents: input.subtotal, quoteId: input.quote_id },
-    now,
-  );
-  if (caller.mode === 'test') return testOrderRecord(caller, input, pricing, now);
-
+  const pricing = await priceNewOrder(db, scope.store, pricingRequestOf(input), now);
   const inserted = await insertOrder(db, {
-    columns: { ...orderColumns(caller, input, pricing, now), billingAddress: input.billing_address ?? null },
+    columns: { ...orderColumns(scope, input, pricing, now), billingAddress: input.billing_address ?? null },
     lineItems: lineItemRows(input.line_items),
     pricing,
   });
@@ -437,9 +426,8 @@ function lineItemJson(items: readonly LineItemRow[]) {
   }));
 }
 
-export async function getOrder(db: Database, caller: Caller, sourceOrderId: string): Promise<OrderRecord> {
-  if (caller.mode === 'test') throw orderNotFound(sourceOrderId);
-  const row = await selectOrder(db, caller.store.id, sourceOrderId);
+export async function getOrder(db: Database, scope: StoreScope, sourceOrderId: string): Promise<OrderRecord> {
+  const row = await selectOrder(db, scope.store.id, sourceOrderId);
   if (!row) throw orderNotFound(sourceOrderId);
   return toOrderRecord(row);
 }
@@ -587,17 +575,16 @@ function assertUpdatable(current: StoredOrder, patch: OrderUpdateInput): void {
 
 export async function updateOrder(
   db: Database,
-  caller: Caller,
+  scope: StoreScope,
   sourceOrderId: string,
   patch: OrderUpdateInput,
   now: Date,
 ): Promise<OrderRecord> {
   if (patch.line_items) assertUniqueLineItemIds(patch.line_items);
-  if (caller.mode === 'test') throw orderNotFound(sourceOrderId);
-  if (Object.values(patch).every((value) => value === undefined)) return getOrder(db, caller, sourceOrderId);
+  if (Object.values(patch).every((value) => value === undefined)) return getOrder(db, scope, sourceOrderId);
 
   return db.$transaction(async (tx) => {
-    const current = await lockOrder(tx, caller.store.id, sourceOrderId);
+    const current = await lockOrder(tx, scope.store.id, sourceOrderId);
     assertUpdatable(current, patch);
     const data: Prisma.OrderUncheckedUpdateInput = { updatedOn: now };
     if (patch.source_order_number !== undefined) data.sourceOrderNumber = patch.source_order_number;
@@ -633,7 +620,7 @@ export async function updateOrder(
       const amountCents = repricingAmountCents(totals, target.premiumCents);
       if (amountCents !== 0) {
         await tx.premiumLedgerEntry.create({
-          data: { storeId: caller.store.id, orderId: current.id, amountCents, reason: 'repricing', effectiveAt: now },
+          data: { storeId: scope.store.id, orderId: current.id, amountCents, reason: 'repricing', effectiveAt: now },
         });
       }
     }
@@ -646,10 +633,9 @@ export async function updateOrder(
   });
 }
 
-export async function cancelOrder(db: Database, caller: Caller, sourceOrderId: string, now: Date): Promise<OrderRecord> {
-  if (caller.mode === 'test') throw orderNotFound(sourceOrderId);
+export async function cancelOrder(db: Database, scope: StoreScope, sourceOrderId: string, now: Date): Promise<OrderRecord> {
   return db.$transaction(async (tx) => {
-    const current = await lockOrder(tx, caller.store.id, sourceOrderId);
+    const current = await lockOrder(tx, scope.store.id, sourceOrderId);
     // Cancelling twice succeeds and keeps the first cancelled_on. The booked premium is kept.
     if (current.status === 'cancelled') return toOrderRecord(current);
     if (await hasOpenClaim(tx, { orderId: current.id })) {

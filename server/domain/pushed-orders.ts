@@ -9,7 +9,7 @@ import { isUniqueViolation, type Database, type Transaction } from '../db/client
 import { AppError } from './errors.js';
 import { lockOrderRow } from './order-lock.js';
 import { ledgerTotals } from './ledger.js';
-import { insertOrder, priceNewOrder, pricingColumns, type LineItemRow } from './orders.js';
+import { insertOrder, priceNewOrder, priceWithoutQuote, pricingColumns, type LineItemRow } from './orders.js';
 import { findProtectionLine } from './protection-line.js';
 import type { StoreContext } from './stores.js';
 
@@ -77,13 +77,9 @@ export async function ingestPushedOrder(
   const protectionIndex = findProtectionLine(order.line_items, store.protectionSkus);
   const protectionLine = order.line_items[protectionIndex] ?? null;
   const valueCents = insurableValueCents(order, protectionIndex);
-  const pricing = await priceNewOrder(
-    db,
-    store,
-    mode,
-    { insuranceSelected: protectionLine !== null, valueCents, quoteId: order.quote_id, senderPremiumCents: order.protection_cents },
-    now,
-  );
+  const request = { insuranceSelected: protectionLine !== null, valueCents, quoteId: order.quote_id, senderPremiumCents: order.protection_cents };
+  // A test-mode message never sees live data, so no stored quote prices it.
+  const pricing = mode === 'test' ? priceWithoutQuote(store, request) : await priceNewOrder(db, store, request, now);
 
   if (mode === 'test') {
     // Kept only so that redeliveries, fulfilments and refunds of it are recognised; never booked.

@@ -1,13 +1,13 @@
 // Quotes (SPEC.md §2.2, §2.3, §3 Quote): a priced cart, valid 24 hours, that an order may reference.
-import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
 import type { QuoteRequest } from '../../contract/quotes.js';
 import { hotQuery, type Database, type HotStatement } from '../db/client.js';
-import type { Caller } from './api-keys.js';
+import type { StoreScope } from './actor.js';
 import { AppError } from './errors.js';
 import { isUuid } from './ids.js';
 import { priceCoverage, type PricingTerms } from './pricing.js';
+import type { StoreContext } from './stores.js';
 
 export type QuoteInput = z.output<typeof QuoteRequest>;
 
@@ -29,19 +29,19 @@ export interface ResolvedQuote {
   terms: PricingTerms;
 }
 
-export async function createQuote(db: Database, caller: Caller, input: QuoteInput, now: Date): Promise<QuoteRecord> {
-  const { store } = caller;
+/** A quote as the request prices it, before it has an id: shared by live quotes and the sandbox. */
+export function priceQuote(store: StoreContext, input: QuoteInput, now: Date): Omit<QuoteRecord, 'id'> {
   if (input.merchant_id !== undefined && input.merchant_id !== store.id && input.merchant_id !== store.slug) {
     throw new AppError('not_found', 'merchant_id names another store than the one the key belongs to.');
   }
   const cartValueCents = input.cart.covered.amount;
   const { premiumCents } = priceCoverage(cartValueCents, store.pricing);
-  const expiresAt = new Date(now.getTime() + QUOTE_LIFETIME_MS);
-  const cartRef = input.cart.cart_ref ?? null;
+  return { cartValueCents, premiumCents, cartRef: input.cart.cart_ref ?? null, createdAt: now, expiresAt: new Date(now.getTime() + QUOTE_LIFETIME_MS) };
+}
 
-  if (caller.mode === 'test') {
-    return { id: `test_${randomUUID()}`, cartValueCents, premiumCents, cartRef, createdAt: now, expiresAt };
-  }
+export async function createQuote(db: Database, scope: StoreScope, input: QuoteInput, now: Date): Promise<QuoteRecord> {
+  const { store } = scope;
+  const { cartValueCents, premiumCents, cartRef, expiresAt } = priceQuote(store, input, now);
   const [row] = await hotQuery<{ id: string }>(db, INSERT_QUOTE, [
     store.id,
     cartValueCents,

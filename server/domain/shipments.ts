@@ -1,12 +1,12 @@
 // Shipments (SPEC.md §2.6, §2.7, §3 Shipment): register, read, correct the carrier, cancel; and
 // what a tracking report does to a shipment. Carrier scans arrive through polls (server/jobs) and
 // provider webhooks; both end in applyTrackingReport.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { FieldError } from '../../contract/errors.js';
 import type { ShipmentRequest } from '../../contract/shipments.js';
 import { hotQuery, isUniqueViolation, type Database, type HotStatement, type Prisma, type Transaction } from '../db/client.js';
-import type { Caller } from './api-keys.js';
+import type { StoreScope } from './actor.js';
 import { CARRIER_SLUGS, detectCarrier, normalizeCourierId } from './carriers.js';
 import { hasOpenClaim } from './claims.js';
 import { AppError } from './errors.js';
@@ -140,33 +140,16 @@ function itemsNotInOrder(
 export async function createShipment(
   db: Database,
   tracking: ShipmentTracking,
-  caller: Caller,
+  scope: StoreScope,
   input: ShipmentInput,
   now: Date,
 ): Promise<ShipmentRecord> {
   const courier = resolveCourier(input);
-  if (caller.mode === 'test') {
-    // Test orders are never stored, so a test shipment is checked against the body only.
-    return {
-      id: `test_${randomUUID()}`,
-      storeId: caller.store.id,
-      trackingNumber: input.tracking_number,
-      courier,
-      deliveryStatus: 'Active',
-      trackingUrl: null,
-      expectedDeliveryDate: null,
-      checkpoints: [],
-      merchantMessages: [],
-      createdOn: now,
-      updatedOn: now,
-      cancelledOn: null,
-    };
-  }
   try {
     return await db.$transaction(async (tx) => {
       // The order row first, as a fulfilment, a claim and a cancel take it: without it, this insert's
       // foreign-key check waits for a fulfilment of the order that waits for this number (a deadlock).
-      const orderId = await lockExistingOrderRow(tx, caller.store.id, input.source_order_id);
+      const orderId = await lockExistingOrderRow(tx, scope.store.id, input.source_order_id);
       // Only the lines are needed (one statement; the order with its lines took two).
       const lineItems = await tx.orderLineItem.findMany({
         where: { orderId },
@@ -174,7 +157,7 @@ export async function createShipment(
       });
       const errors = itemsNotInOrder(input, lineItems);
       if (errors.length > 0) throw new AppError('invalid_request', 'The shipment names items that are not in the order.', errors);
-      return registerShipment(tx, tracking, { storeId: caller.store.id, orderId }, input, courier, now);
+      return registerShipment(tx, tracking, { storeId: scope.store.id, orderId }, input, courier, now);
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -223,9 +206,8 @@ async function findShipment(db: Database | Transaction, storeId: string, trackin
   });
 }
 
-export async function getShipment(db: Database, caller: Caller, trackingNumber: string): Promise<ShipmentRecord> {
-  if (caller.mode === 'test') throw shipmentNotFound(trackingNumber);
-  const row = await selectShipment(db, caller.store.id, trackingNumber);
+export async function getShipment(db: Database, scope: StoreScope, trackingNumber: string): Promise<ShipmentRecord> {
+  const row = await selectShipment(db, scope.store.id, trackingNumber);
   if (!row) throw shipmentNotFound(trackingNumber);
   return toShipmentRecord(row);
 }
@@ -290,15 +272,14 @@ async function selectShipment(db: Database, storeId: string, trackingNumber: str
 export async function updateShipmentCourier(
   db: Database,
   tracking: ShipmentTracking,
-  caller: Caller,
+  scope: StoreScope,
   trackingNumber: string,
   courierId: string,
   now: Date,
 ): Promise<ShipmentRecord> {
   const courier = courierFromId(courierId);
-  if (caller.mode === 'test') throw shipmentNotFound(trackingNumber);
   return db.$transaction(async (tx) => {
-    const current = await findShipment(tx, caller.store.id, trackingNumber);
+    const current = await findShipment(tx, scope.store.id, trackingNumber);
     if (!current) throw shipmentNotFound(trackingNumber);
     if (current.courier === courier) return toShipmentRecord(current);
     const row = await tx.shipment.update({
@@ -312,10 +293,9 @@ export async function updateShipmentCourier(
   });
 }
 
-export async function cancelShipment(db: Database, caller: Caller, trackingNumber: string, now: Date): Promise<ShipmentRecord> {
-  if (caller.mode === 'test') throw shipmentNotFound(trackingNumber);
+export async function cancelShipment(db: Database, scope: StoreScope, trackingNumber: string, now: Date): Promise<ShipmentRecord> {
   return db.$transaction(async (tx) => {
-    const found = await findShipment(tx, caller.store.id, trackingNumber);
+    const found = await findShipment(tx, scope.store.id, trackingNumber);
     if (!found) throw shipmentNotFound(trackingNumber);
     // Order row first, then the shipment: the same lock order as filing a claim, so the two queue up.
     await tx.$queryRaw`SELECT id FROM orders WHERE id = ${found.orderId}::uuid FOR UPDATE`;

@@ -1,16 +1,18 @@
-// Rate limits (SPEC.md §8, §1 point 4), counted in PostgreSQL so every instance shares them:
-//   orders and shipments      120 / minute per store
-//   address verification      120 / minute and 10,000 / day per store (cached answers count too)
-//   quotes, backend origin    600 / minute per store
-//   quotes, browser origin     30 / minute per shopper IP (and the store figure above)
-//   claims and billing        120 / minute per store
+// Rate limits (README, Rate limits), counted in PostgreSQL so every instance shares them. Each route
+// declares its bucket in the contract (contract/policy.ts):
+//   orders       120 / minute per store (orders and shipments)
+//   addresses    120 / minute and 10,000 / day per store (cached answers count too)
+//   quotes       600 / minute per store; a store declared `browser` also 30 / minute per shopper IP
+//   other        120 / minute per store (claims and billing)
+//   none         platform and provider webhooks: refusing them would lose money
 // Test keys are limited like live keys, in buckets of their own so test traffic never eats the
-// live budget. Platform and provider webhooks are not limited: refusing them would lose money.
-// Every figure is configurable (server/config.ts).
+// live budget. Every figure is configurable (server/config.ts).
 import type { RequestHandler, Response } from 'express';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { createPool } from '../db/client.js';
+import type { RateLimitBucket } from '../../contract/policy.js';
 import { AppError } from '../domain/errors.js';
+import { routePolicy } from './route-policy.js';
 import './request-types.js';
 
 export interface RateLimitSettings {
@@ -50,12 +52,20 @@ export interface RateLimitObserver {
   rejected(limit: string): void;
 }
 
-/** Which limits a route counts against, by its path in the contract. */
-function limitsFor(path: string, quoteOrigin: 'backend' | 'browser', limits: Record<LimitName, Limit>): Limit[] {
-  if (path.startsWith('/v2/orders') || path.startsWith('/v1/orders') || path.startsWith('/v1/shipments')) return [limits.orders];
-  if (path.startsWith('/v2/addresses')) return [limits.addresses_minute, limits.addresses_day];
-  if (path.startsWith('/v2/quotes')) return quoteOrigin === 'browser' ? [limits.quotes_ip, limits.quotes] : [limits.quotes];
-  return [limits.other];
+/** Which limits a route's declared bucket counts against. */
+function limitsFor(bucket: RateLimitBucket, quoteOrigin: 'backend' | 'browser', limits: Record<LimitName, Limit>): Limit[] {
+  switch (bucket) {
+    case 'orders':
+      return [limits.orders];
+    case 'addresses':
+      return [limits.addresses_minute, limits.addresses_day];
+    case 'quotes':
+      return quoteOrigin === 'browser' ? [limits.quotes_ip, limits.quotes] : [limits.quotes];
+    case 'other':
+      return [limits.other];
+    case 'none':
+      return [];
+  }
 }
 
 function setHeaders(res: Response, limit: Limit, result: RateLimiterRes): void {
@@ -91,12 +101,13 @@ export function createRateLimiting(databaseUrl: string, settings: RateLimitSetti
   );
 
   const middleware: RequestHandler = (req, res, next) => {
-    const caller = req.caller;
-    const path = req.tsRestRoute?.path;
-    if (!caller || path === undefined) return next();
-    const applicable = limitsFor(path, caller.store.quoteOrigin, limits);
+    const scope = req.scope;
+    const bucket = routePolicy(req)?.rateLimit;
+    if (!scope || bucket === undefined) return next();
+    const applicable = limitsFor(bucket, scope.store.quoteOrigin, limits);
+    if (applicable.length === 0) return next();
     const subject = (limit: Limit) =>
-      limit.name === 'quotes_ip' ? `${caller.store.id}:${caller.mode}:${req.ip ?? 'unknown'}` : `${caller.store.id}:${caller.mode}`;
+      limit.name === 'quotes_ip' ? `${scope.store.id}:${scope.mode}:${req.ip ?? 'unknown'}` : `${scope.store.id}:${scope.mode}`;
 
     Promise.all(
       applicable.map((limit) =>

@@ -1,14 +1,14 @@
 // What the HTTP layer attaches to a request as it passes through the middleware.
 import type { AppRoute } from '@ts-rest/core';
-import type { Caller } from '../domain/api-keys.js';
+import type { StoreScope } from '../domain/actor.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       requestId: string;
-      /** Set by authenticateKey on key-authenticated routes. */
-      caller?: Caller;
+      /** Set by authenticateKey on key-authenticated routes: the key's store, mode and actor. */
+      scope?: StoreScope;
       /** The exact bytes of a JSON body, for signature checks and raw-text money checks. */
       rawBody?: Buffer;
       /** The platform a signed webhook came from, set once its signature checks out. */

@@ -9,7 +9,7 @@ import type { Clock } from '../domain/clock.js';
 import { AppError } from '../domain/errors.js';
 import { findPlatform } from '../domain/platforms.js';
 import { verifyEasyPostWebhook } from '../tracking/easypost.js';
-import { routeAuth } from './authenticate.js';
+import { routePolicy } from './route-policy.js';
 import './request-types.js';
 
 const signatureProblems = {
@@ -21,7 +21,7 @@ const signatureProblems = {
 
 export function authenticateSignature(deps: { db: Database; clock: Clock; easyPostWebhookSecret?: string | undefined }): RequestHandler {
   return (req, _res, next) => {
-    const auth = routeAuth(req.tsRestRoute?.metadata);
+    const auth = routePolicy(req)?.auth;
     if (auth === 'easypost_signature') {
       if (deps.easyPostWebhookSecret === undefined) {
         return next(new AppError('not_found', 'EasyPost webhooks are not enabled on this deployment.'));

@@ -2,9 +2,9 @@ import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { addressesContract, type AddressVerificationRequest, type AddressVerificationResponse } from '../../contract/index.js';
 import { deliverableOf, type AddressInput, type Verification } from '../domain/addresses.js';
-import { verifyAddress } from '../domain/address-verification.js';
 import type { AppDeps } from '../deps.js';
-import { callerOf } from '../http/authenticate.js';
+import { scopeOf } from '../http/route-policy.js';
+import { commandsFor } from '../domain/sandbox.js';
 
 const s = initServer();
 
@@ -53,7 +53,7 @@ export const addressesRouter = ({ db, clock, addresses }: AppDeps) =>
     verify: async ({ body, req }) => {
       // Every request counts against the address limits, cached or not: the rate limiter sits in
       // front of this route (the counting point), before any cache is consulted.
-      const verification = await verifyAddress(db, addresses, callerOf(req), addressInput(body), clock.now());
+      const verification = await commandsFor(scopeOf(req).mode).verifyAddress(db, addresses, addressInput(body), clock.now());
       return { status: 200, body: toResponse(verification) };
     },
   });

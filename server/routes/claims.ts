@@ -1,9 +1,10 @@
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { claimsContract, type ClaimResponse } from '../../contract/index.js';
-import { createClaim, getClaim, listClaims, type ClaimRecord } from '../domain/claims.js';
+import { getClaim, listClaims, type ClaimRecord } from '../domain/claims.js';
 import type { AppDeps } from '../deps.js';
-import { callerOf } from '../http/authenticate.js';
+import { scopeOf } from '../http/route-policy.js';
+import { commandsFor } from '../domain/sandbox.js';
 
 const s = initServer();
 
@@ -26,15 +27,16 @@ export function toClaimResponse(claim: ClaimRecord): z.input<typeof ClaimRespons
 export const claimsRouter = ({ db, clock }: AppDeps) =>
   s.router(claimsContract, {
     create: async ({ body, req }) => {
-      const claim = await createClaim(db, callerOf(req), body, clock.now());
+      const scope = scopeOf(req);
+      const claim = await commandsFor(scope.mode).createClaim(db, scope, body, clock.now());
       return { status: 201, body: toClaimResponse(claim) };
     },
     get: async ({ params, req }) => {
-      const claim = await getClaim(db, callerOf(req), params.id);
+      const claim = await getClaim(db, scopeOf(req), params.id);
       return { status: 200, body: toClaimResponse(claim) };
     },
     list: async ({ query, req }) => {
-      const claims = await listClaims(db, callerOf(req), query.source_order_id);
+      const claims = await listClaims(db, scopeOf(req), query.source_order_id);
       return { status: 200, body: { data: claims.map(toClaimResponse) } };
     },
   });

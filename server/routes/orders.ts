@@ -1,9 +1,10 @@
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { centsToMajorNumber, ordersContract, type OrderResponse } from '../../contract/index.js';
-import { cancelOrder, createOrder, getOrder, updateOrder, type OrderRecord } from '../domain/orders.js';
+import { cancelOrder, getOrder, updateOrder, type OrderRecord } from '../domain/orders.js';
 import type { AppDeps } from '../deps.js';
-import { callerOf } from '../http/authenticate.js';
+import { scopeOf } from '../http/route-policy.js';
+import { commandsFor } from '../domain/sandbox.js';
 
 const s = initServer();
 
@@ -60,25 +61,25 @@ function toOrderResponse(order: OrderRecord): z.input<typeof OrderResponse> {
 export const ordersRouter = ({ db, clock, metrics }: AppDeps) =>
   s.router(ordersContract, {
     create: async ({ body, req }) => {
-      const caller = callerOf(req);
-      const order = await createOrder(db, caller, body, clock.now());
-      if (caller.mode === 'live') metrics.premiumBooked(order.paidToInsureCents);
+      const scope = scopeOf(req);
+      const order = await commandsFor(scope.mode).createOrder(db, scope, body, clock.now());
+      if (scope.mode === 'live') metrics.premiumBooked(order.paidToInsureCents);
       return { status: 201, body: toOrderResponse(order) };
     },
     get: async ({ params, req }) => {
-      const order = await getOrder(db, callerOf(req), params.source_order_id);
+      const order = await getOrder(db, scopeOf(req), params.source_order_id);
       return { status: 200, body: toOrderResponse(order) };
     },
     update: async ({ params, body, req }) => {
-      const order = await updateOrder(db, callerOf(req), params.source_order_id, body, clock.now());
+      const order = await updateOrder(db, scopeOf(req), params.source_order_id, body, clock.now());
       return { status: 200, body: toOrderResponse(order) };
     },
     updatePatch: async ({ params, body, req }) => {
-      const order = await updateOrder(db, callerOf(req), params.source_order_id, body, clock.now());
+      const order = await updateOrder(db, scopeOf(req), params.source_order_id, body, clock.now());
       return { status: 200, body: toOrderResponse(order) };
     },
     cancel: async ({ params, req }) => {
-      const order = await cancelOrder(db, callerOf(req), params.source_order_id, clock.now());
+      const order = await cancelOrder(db, scopeOf(req), params.source_order_id, clock.now());
       return { status: 200, body: toOrderResponse(order) };
     },
   });

@@ -1,9 +1,10 @@
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { centsToMajorString, quotesContract, type QuoteResponse } from '../../contract/index.js';
-import { createQuote, type QuoteRecord } from '../domain/quotes.js';
+import type { QuoteRecord } from '../domain/quotes.js';
 import type { AppDeps } from '../deps.js';
-import { callerOf } from '../http/authenticate.js';
+import { scopeOf } from '../http/route-policy.js';
+import { commandsFor } from '../domain/sandbox.js';
 
 const s = initServer();
 
@@ -22,7 +23,8 @@ function toQuoteResponse(quote: QuoteRecord): z.input<typeof QuoteResponse> {
 export const quotesRouter = ({ db, clock }: AppDeps) =>
   s.router(quotesContract, {
     create: async ({ body, req }) => {
-      const quote = await createQuote(db, callerOf(req), body, clock.now());
+      const scope = scopeOf(req);
+      const quote = await commandsFor(scope.mode).createQuote(db, scope, body, clock.now());
       return { status: 201, body: toQuoteResponse(quote) };
     },
   });

@@ -1,9 +1,10 @@
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { shipmentsContract, type ShipmentResponse } from '../../contract/index.js';
-import { cancelShipment, createShipment, getShipment, updateShipmentCourier, type ShipmentRecord } from '../domain/shipments.js';
+import { cancelShipment, getShipment, updateShipmentCourier, type ShipmentRecord } from '../domain/shipments.js';
 import type { AppDeps } from '../deps.js';
-import { callerOf } from '../http/authenticate.js';
+import { scopeOf } from '../http/route-policy.js';
+import { commandsFor } from '../domain/sandbox.js';
 
 const s = initServer();
 
@@ -35,23 +36,24 @@ function toShipmentResponse(shipment: ShipmentRecord): z.input<typeof ShipmentRe
 export const shipmentsRouter = ({ db, clock, tracking }: AppDeps) =>
   s.router(shipmentsContract, {
     create: async ({ body, req }) => {
-      const shipment = await createShipment(db, tracking, callerOf(req), body, clock.now());
+      const scope = scopeOf(req);
+      const shipment = await commandsFor(scope.mode).createShipment(db, tracking, scope, body, clock.now());
       return { status: 201, body: toShipmentResponse(shipment) };
     },
     get: async ({ params, req }) => {
-      const shipment = await getShipment(db, callerOf(req), params.tracking_number);
+      const shipment = await getShipment(db, scopeOf(req), params.tracking_number);
       return { status: 200, body: toShipmentResponse(shipment) };
     },
     update: async ({ params, body, req }) => {
-      const shipment = await updateShipmentCourier(db, tracking, callerOf(req), params.tracking_number, body.courier_id, clock.now());
+      const shipment = await updateShipmentCourier(db, tracking, scopeOf(req), params.tracking_number, body.courier_id, clock.now());
       return { status: 200, body: toShipmentResponse(shipment) };
     },
     updatePatch: async ({ params, body, req }) => {
-      const shipment = await updateShipmentCourier(db, tracking, callerOf(req), params.tracking_number, body.courier_id, clock.now());
+      const shipment = await updateShipmentCourier(db, tracking, scopeOf(req), params.tracking_number, body.courier_id, clock.now());
       return { status: 200, body: toShipmentResponse(shipment) };
     },
     cancel: async ({ params, req }) => {
-      const shipment = await cancelShipment(db, callerOf(req), params.tracking_number, clock.now());
+      const shipment = await cancelShipment(db, scopeOf(req), params.tracking_number, clock.now());
       return { status: 200, body: toShipmentResponse(shipment) };
     },
   });

@@ -1,0 +1,54 @@
+// Route policy is declared once per route in the contract (contract/policy.ts) and read by the
+// middleware: every route declares one, and a test key is kept from live data after, not before,
+// its request is validated (validation comes before existence, for test keys as for live ones).
+import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contract } from '../contract/index.js';
+import { policyOf } from '../contract/policy.js';
+import { call, orderBody } from './support/http.js';
+import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+
+function routesOf(router: AppRouter, prefix = ''): Array<[string, AppRoute]> {
+  return Object.entries(router).flatMap(([key, child]): Array<[string, AppRoute]> =>
+    isAppRoute(child) ? [[`${prefix}${key}`, child]] : routesOf(child, `${prefix}${key}.`),
+  );
+}
+
+describe('every route of the contract', () => {
+  it.each(routesOf(contract))('%s declares its policy', (_name, route) => {
+    const policy = policyOf(route.metadata);
+    expect(policy).toBeDefined();
+    if (policy?.auth === 'api_key') {
+      expect(['simulate', 'not_found']).toContain(policy.testKeys);
+      expect(policy.rateLimit).not.toBe('none');
+      // Reads, updates and cancels never see live data with a test key; only creates simulate.
+      expect(policy.testKeys === 'simulate').toBe(route.method === 'POST' && !route.path.includes(':'));
+    } else {
+      expect(policy?.rateLimit).toBe('none');
+    }
+  });
+});
+
+describe('test keys and live data', () => {
+  let service: TestService;
+  let shop: SeededStore;
+  beforeAll(async () => {
+    service = await startService();
+    shop = await seedStore(service.db);
+  });
+  afterAll(async () => service.close());
+
+  it('an invalid update with a test key is a 400 naming the field, a valid one a 404', async () => {
+    const created = await call(service.baseUrl, 'POST', '/v2/orders', { key: shop.liveKey, body: orderBody() });
+    expect(created.status).toBe(201);
+    const path = `/v2/orders/${created.body.source_order_id as string}`;
+    const invalid = await call(service.baseUrl, 'PATCH', path, { key: shop.testKey, body: { subtotal: 1.005 } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.errors).toEqual([expect.objectContaining({ field: 'subtotal' })]);
+    const valid = await call(service.baseUrl, 'PATCH', path, { key: shop.testKey, body: { subtotal: 10 } });
+    expect(valid.status).toBe(404);
+    expect((await call(service.baseUrl, 'GET', path, { key: shop.testKey })).status).toBe(404);
+    // The live order is untouched.
+    expect((await call(service.baseUrl, 'GET', path, { key: shop.liveKey })).body.subtotal).toBe(125);
+  });
+});
