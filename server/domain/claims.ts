@@ -8,7 +8,7 @@ import type { Database, Prisma, Transaction } from '../db/client.js';
 import type { StoreScope } from './actor.js';
 import { AppError } from './errors.js';
 import { lockExistingOrderRow, orderNotFound } from './order-lock.js';
-import { isUuid } from './ids.js';
+import { assertUniqueIds, isUuid } from './ids.js';
 
 export type ClaimInput = z.output<typeof ClaimRequest>;
 export type ClaimStatus = 'open' | 'in_review' | 'approved' | 'denied' | 'paid' | 'closed';
@@ -78,14 +78,9 @@ export async function hasOpenClaim(tx: Transaction, target: { orderId: string; s
   return open !== null;
 }
 
+/** A claim names each line item once: 422 naming every repeat. */
 export function assertUniqueItems(items: ClaimInput['items']): void {
-  const seen = new Set<string>();
-  const errors: FieldError[] = [];
-  (items ?? []).forEach((item, index) => {
-    if (seen.has(item.source_id)) errors.push({ field: `items[${index}].source_id`, message: `repeats source_id "${item.source_id}"` });
-    seen.add(item.source_id);
-  });
-  if (errors.length > 0) throw new AppError('unprocessable', 'Claim items must name each line item once.', errors);
+  assertUniqueIds(items, (item) => item.source_id, 'items', 'Claim items must name each line item once.');
 }
 
 export async function createClaim(db: Database, scope: StoreScope, input: ClaimInput, now: Date): Promise<ClaimRecord> {

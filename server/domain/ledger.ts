@@ -4,7 +4,8 @@
 export type LedgerReason = 'booking' | 'repricing' | 'reversal';
 
 export interface LedgerMovement {
-  amountCents: number;
+  /** As stored (bigint), as read by a hot statement (text), or as a number. */
+  amountCents: number | bigint | string;
   reason: LedgerReason;
 }
 
@@ -17,12 +18,14 @@ export interface LedgerTotals {
   netCents: number;
 }
 
+/** The one fold of an order's ledger entries into what it was charged, what was reversed, and what it holds. */
 export function ledgerTotals(entries: readonly LedgerMovement[]): LedgerTotals {
   let chargedCents = 0;
   let reversedCents = 0;
   for (const entry of entries) {
-    if (entry.reason === 'reversal') reversedCents -= entry.amountCents;
-    else chargedCents += entry.amountCents;
+    const cents = Number(entry.amountCents);
+    if (entry.reason === 'reversal') reversedCents -= cents;
+    else chargedCents += cents;
   }
   return { chargedCents, reversedCents, netCents: chargedCents - reversedCents };
 }

@@ -9,7 +9,7 @@ import { isUniqueViolation, type Database, type Transaction } from '../db/client
 import { AppError } from './errors.js';
 import { lockOrderRow } from './order-lock.js';
 import { ledgerTotals } from './ledger.js';
-import { insertOrder, priceNewOrder, priceWithoutQuote, pricingColumns, type LineItemRow } from './orders.js';
+import { insertOrder, priceNewOrder, priceWithoutQuote, pricingColumns, type LineItemRow } from './orders/index.js';
 import { findProtectionLine } from './protection-line.js';
 import type { StoreContext } from './stores.js';
 
@@ -61,7 +61,7 @@ async function existingPremium(db: Database, storeId: string, sourceOrderId: str
     where: { order: { storeId, sourceOrderId } },
     select: { amountCents: true, reason: true },
   });
-  return ledgerTotals(entries.map((e) => ({ amountCents: Number(e.amountCents), reason: e.reason }))).netCents;
+  return ledgerTotals(entries).netCents;
 }
 
 export async function ingestPushedOrder(

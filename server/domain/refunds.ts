@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import type { RefundCreatedMessage } from '../../contract/webhooks.js';
 import { isUniqueViolation, type Database } from '../db/client.js';
 import { ledgerTotals } from './ledger.js';
-import { hasOpenClaim } from './claims.js';
+import { cancelLockedOrder } from './orders/index.js';
 import { AppError } from './errors.js';
 import { isProtectionSku } from './protection-line.js';
 import { lockMessageTarget } from './pushed-orders.js';
@@ -61,7 +61,7 @@ export async function reverseRefund(db: Database, store: StoreContext, message: 
         where: { id: target.orderId },
         include: { ledgerEntries: { select: { amountCents: true, reason: true, effectiveAt: true } } },
       });
-      const totals = ledgerTotals(order.ledgerEntries.map((e) => ({ amountCents: Number(e.amountCents), reason: e.reason })));
+      const totals = ledgerTotals(order.ledgerEntries);
       const previous = await tx.refund.findUnique({
         where: { storeId_sourceRefundId: { storeId: store.id, sourceRefundId: refund.id } },
         select: { orderId: true },
@@ -97,10 +97,9 @@ export async function reverseRefund(db: Database, store: StoreContext, message: 
         });
         // The whole premium went back: the order is cancelled (its history and claims are kept),
         // open claim or not: see the decisions above.
-        if (totals.netCents - reversedCents === 0 && order.status !== 'cancelled') {
-          await tx.order.update({ where: { id: order.id }, data: { status: 'cancelled', cancelledOn: now, updatedOn: now } });
-          const cancelledWithOpenClaim = await hasOpenClaim(tx, { orderId: order.id });
-          return { mode: 'live', reversedCents, premiumCents: 0, duplicate: false, cancelledWithOpenClaim };
+        if (totals.netCents - reversedCents === 0) {
+          const { withOpenClaim } = await cancelLockedOrder(tx, order, now, 'cancel_anyway');
+          return { mode: 'live', reversedCents, premiumCents: 0, duplicate: false, cancelledWithOpenClaim: withOpenClaim };
         }
       }
       return { mode: 'live', reversedCents, premiumCents: totals.netCents - reversedCents, duplicate: false };

@@ -21,7 +21,7 @@ import {
   pricingRequestOf,
   type OrderCreateInput,
   type OrderRecord,
-} from './orders.js';
+} from './orders/index.js';
 import { createQuote, priceQuote, type QuoteInput, type QuoteRecord } from './quotes.js';
 import { createShipment, resolveCourier, type ShipmentInput, type ShipmentRecord, type ShipmentTracking } from './shipments.js';
 

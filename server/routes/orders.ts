@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { centsToMajorNumber, ordersContract, type OrderResponse } from '../../contract/index.js';
-import { cancelOrder, getOrder, updateOrder, type OrderRecord } from '../domain/orders.js';
+import { cancelOrder, getOrder, updateOrder, type OrderRecord } from '../domain/orders/index.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
 import { commandsFor } from '../domain/sandbox.js';

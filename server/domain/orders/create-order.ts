@@ -1,0 +1,204 @@
+// Creates an order: validated, priced, then stored with its lines and its premium booking in one
+// statement. The (store_id, source_order_id) unique index refuses a duplicate, so retries on any
+// number of instances give exactly one order (409 for the others).
+import { isUniqueViolation, hotQuery, type Database, type HotStatement } from '../../db/client.js';
+import type { StoreScope } from '../actor.js';
+import { AppError } from '../errors.js';
+import { assertUniqueIds } from '../ids.js';
+import { toOrderRecord, lineItemRows, type AddressValue, type LineItemInput, type OrderCreateInput, type OrderPricing, type OrderRecord, type PricingSource } from './order-record.js';
+import { priceNewOrder, pricingColumns, pricingRequestOf } from './price-order.js';
+
+/** Line item ids must be unique within the order: 422 naming every repeat. */
+export function assertUniqueLineItemIds(items: readonly LineItemInput[]): void {
+  assertUniqueIds(items, (item) => item.source_id, 'line_items', 'Line item source_id values must be unique within the order.');
+}
+
+/** The order's columns as the request gives them; shared by live writes and the sandbox's answers. */
+export function orderColumns(scope: StoreScope, input: OrderCreateInput, pricing: OrderPricing, now: Date): OrderColumns {
+  return {
+    storeId: scope.store.id,
+    sourceOrderId: input.source_order_id,
+    sourceOrderNumber: input.source_order_number ?? input.source_order_id,
+    insuranceSelected: input.insurance_selected,
+    subtotalCents: input.subtotal,
+    ...pricingColumns(pricing),
+    orderTotalCents: input.order_total ?? null,
+    shippingTotalCents: input.shipping_total ?? null,
+    discountsTotalCents: input.discounts_total ?? null,
+    taxesCents: input.taxes ?? null,
+    customerFirstName: input.customer_details.first_name,
+    customerLastName: input.customer_details.last_name,
+    customerEmail: input.customer_details.email,
+    customerPhone: input.customer_details.phone ?? null,
+    shippingAddress: input.shipping_details,
+    platformId: 'api',
+    sourceCreatedOn: new Date(input.source_created_on),
+    createdOn: now,
+    updatedOn: now,
+  };
+}
+
+export async function createOrder(db: Database, scope: StoreScope, input: OrderCreateInput, now: Date): Promise<OrderRecord> {
+  assertUniqueLineItemIds(input.line_items);
+  const pricing = await priceNewOrder(db, scope.store, pricingRequestOf(input), now);
+  const inserted = await insertOrder(db, {
+    columns: { ...orderColumns(scope, input, pricing, now), billingAddress: input.billing_address ?? null },
+    lineItems: lineItemRows(input.line_items),
+    pricing,
+  });
+  if (!inserted) {
+    throw new AppError('conflict', `An order with source_order_id "${input.source_order_id}" already exists in this store.`);
+  }
+  return inserted;
+}
+
+/** Everything a new order is stored with. */
+export interface OrderColumns {
+  storeId: string;
+  sourceOrderId: string;
+  sourceOrderNumber: string;
+  insuranceSelected: boolean;
+  quoteId: string | null;
+  pricingSource: PricingSource;
+  subtotalCents: number;
+  amountCoveredCents: number;
+  orderTotalCents: number | null;
+  shippingTotalCents: number | null;
+  discountsTotalCents: number | null;
+  taxesCents: number | null;
+  rateBps: number;
+  minPremiumCents: number;
+  maxCoveredCents: number | null;
+  customerFirstName: string | null;
+  customerLastName: string | null;
+  customerEmail: string | null;
+  customerPhone: string | null;
+  shippingAddress: AddressValue | null;
+  billingAddress?: AddressValue | null;
+  platformId: string;
+  protectionSku?: string | null;
+  protectionLineCents?: number | null;
+  sourceCreatedOn: Date;
+  createdOn: Date;
+  updatedOn: Date;
+}
+
+export type LineItemRow = ReturnType<typeof lineItemRows>[number];
+
+/**
+ * Stores a new order, its lines and its premium booking in one statement (INSERT_ORDER below): all
+ * of it lands or none does. Returns null when the store already has an order with that source_order_id (the unique
+ * constraint decides, so concurrent retries on any number of instances give exactly one order).
+ */
+export async function insertOrder(
+  db: Database,
+  order: { columns: OrderColumns; lineItems: LineItemRow[]; pricing: OrderPricing },
+): Promise<OrderRecord | null> {
+  const { columns, pricing } = order;
+  const json = (value: AddressValue | null | undefined) => (value === null || value === undefined ? null : JSON.stringify(value));
+  const bigint = (value: number | null | undefined) => (value === null || value === undefined ? null : BigInt(value));
+  let inserted: Array<{ id: string; order_number: string }>;
+  try {
+    inserted = await hotQuery<{ id: string; order_number: string }>(db, INSERT_ORDER, [
+      columns.storeId,
+      columns.sourceOrderId,
+      columns.sourceOrderNumber,
+      columns.insuranceSelected,
+      columns.quoteId,
+      columns.pricingSource,
+      columns.subtotalCents,
+      columns.amountCoveredCents,
+      columns.orderTotalCents,
+      columns.shippingTotalCents,
+      columns.discountsTotalCents,
+      columns.taxesCents,
+      columns.rateBps,
+      columns.minPremiumCents,
+      columns.maxCoveredCents,
+      columns.customerFirstName,
+      columns.customerLastName,
+      columns.customerEmail,
+      columns.customerPhone,
+      json(columns.shippingAddress),
+      json(columns.billingAddress),
+      columns.platformId,
+      columns.protectionSku ?? null,
+      columns.protectionLineCents ?? null,
+      columns.sourceCreatedOn,
+      columns.createdOn,
+      columns.updatedOn,
+      JSON.stringify(lineItemJson(order.lineItems)),
+      pricing.premiumCents,
+      pricing.quoteId,
+    ]);
+  } catch (error) {
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
+  const row = inserted[0];
+  if (row === undefined) throw new Error('the order insert returned no row');
+  // Everything else the answer holds is what was just written.
+  return toOrderRecord({
+    ...columns,
+    id: row.id,
+    orderNumber: row.order_number,
+    status: 'created',
+    subtotalCents: BigInt(columns.subtotalCents),
+    amountCoveredCents: BigInt(columns.amountCoveredCents),
+    orderTotalCents: bigint(columns.orderTotalCents),
+    shippingTotalCents: bigint(columns.shippingTotalCents),
+    discountsTotalCents: bigint(columns.discountsTotalCents),
+    taxesCents: bigint(columns.taxesCents),
+    shippingAddress: columns.shippingAddress,
+    billingAddress: columns.billingAddress ?? null,
+    cancelledOn: null,
+    lineItems: order.lineItems.map((item) => ({ ...item, priceCents: BigInt(item.priceCents) })),
+    ledgerEntries: pricing.premiumCents > 0 ? [{ amountCents: BigInt(pricing.premiumCents), reason: 'booking' }] : [],
+  });
+}
+
+/**
+ * A new order, its lines and, when there is a premium, its booking (dated to when the order was
+ * placed, so it counts for that month) in one statement: all of it lands or none does, without a
+ * transaction. Prisma's nested create with the include it answered with took eight round trips,
+ * BEGIN to COMMIT. The (store_id, source_order_id) unique index refuses a duplicate.
+ */
+const INSERT_ORDER: HotStatement = {
+  name: 'op_insert_order',
+  text: `WITH o AS (
+           INSERT INTO orders (store_id, source_order_id, source_order_number, insurance_selected, quote_id, pricing_source,
+             subtotal_cents, amount_covered_cents, order_total_cents, shipping_total_cents, discounts_total_cents, taxes_cents,
+             rate_bps, min_premium_cents, max_covered_cents, customer_first_name, customer_last_name, customer_email,
+             customer_phone, shipping_address, billing_address, platform_id, protection_sku, protection_line_cents,
+             source_created_on, created_on, updated_on)
+           VALUES ($1::uuid, $2, $3, $4, $5::uuid, $6::pricing_source, $7::bigint, $8::bigint, $9::bigint, $10::bigint,
+             $11::bigint, $12::bigint, $13::int, $14::bigint, $15::bigint, $16, $17, $18, $19, $20::jsonb, $21::jsonb, $22,
+             $23, $24::bigint, $25::timestamptz, $26::timestamptz, $27::timestamptz)
+           RETURNING id, order_number, store_id, source_created_on
+         ), lines AS (
+           INSERT INTO order_line_items (order_id, position, source_id, name, price_cents, quantity, source_product_id, sku, is_insured, image_url)
+           SELECT o.id, l.position, l.source_id, l.name, l.price_cents, l.quantity, l.source_product_id, l.sku, l.is_insured, l.image_url
+             FROM o, jsonb_to_recordset($28::jsonb) AS l(position int, source_id text, name text, price_cents bigint, quantity int,
+                                                           source_product_id text, sku text, is_insured boolean, image_url text)
+         ), booking AS (
+           INSERT INTO premium_ledger_entries (store_id, order_id, amount_cents, reason, effective_at, quote_id)
+           SELECT o.store_id, o.id, $29::bigint, 'booking'::ledger_reason, o.source_created_on, $30::uuid
+             FROM o WHERE $29::bigint > 0
+         )
+         SELECT id, order_number FROM o`,
+};
+
+/** Line items as the insert's jsonb_to_recordset reads them (snake_case columns). */
+function lineItemJson(items: readonly LineItemRow[]) {
+  return items.map((item) => ({
+    position: item.position,
+    source_id: item.sourceId,
+    name: item.name,
+    price_cents: item.priceCents,
+    quantity: item.quantity,
+    source_product_id: item.sourceProductId,
+    sku: item.sku,
+    is_insured: item.isInsured,
+    image_url: item.imageUrl,
+  }));
+}

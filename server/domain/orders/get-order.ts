@@ -1,0 +1,11 @@
+// Reads an order of the scope's store by its source_order_id, in one statement.
+import type { Database } from '../../db/client.js';
+import type { StoreScope } from '../actor.js';
+import { orderNotFound } from '../order-lock.js';
+import { selectOrder, toOrderRecord, type OrderRecord } from './order-record.js';
+
+export async function getOrder(db: Database, scope: StoreScope, sourceOrderId: string): Promise<OrderRecord> {
+  const row = await selectOrder(db, scope.store.id, sourceOrderId);
+  if (!row) throw orderNotFound(sourceOrderId);
+  return toOrderRecord(row);
+}
