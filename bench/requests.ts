@@ -1,5 +1,5 @@
-// The request bodies the benchmark sends (bench/run.ts, bench/trace-queries.ts), typed by the
-// contract's own request schemas so that they cannot drift from what the API accepts.
+// The request bodies the benchmark sends (bench/scenarios.ts, bench/trace-queries.ts), typed by
+// the contract's own request schemas so that they cannot drift from what the API accepts.
 import type { z } from 'zod';
 import type { OrderRequest } from '../contract/orders.js';
 import type { OrderPlacedMessage } from '../contract/webhooks.js';

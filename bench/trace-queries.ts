@@ -3,17 +3,18 @@
 //
 //   node --import tsx bench/trace-queries.ts          (a throwaway embedded PostgreSQL, ~20 s)
 //
-// It patches pg's Client.query in this process, builds the app in-process the way bench/target.ts
-// does, sends one request of each kind (after one warm-up request each) and prints the statements.
+// It builds the app in-process the way bench/target.ts does, sends one request of each kind (after
+// one warm-up request each) and prints the statements sent to the trace database while that request
+// ran, captured by bench/statements.ts (pg's Client.query is wrapped for that request only).
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { startBenchApp } from './app.js';
 import { orderPlacedMessage, orderRequest, upsTrackingNumber } from './requests.js';
+import { captureStatements, oneLine } from './statements.js';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { createDatabase } from '../server/db/client.js';
 import { ensureDatabase, startEmbeddedCluster } from '../server/db/embedded.js';
@@ -21,15 +22,6 @@ import { migrate } from '../server/db/migrate.js';
 import { issueApiKey } from '../server/domain/api-keys.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { createStore } from '../server/domain/stores.js';
-
-let recording: string[] | null = null;
-const originalQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-(pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function patched(this: pg.Client, ...args: unknown[]) {
-  const first = args[0];
-  const text = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
-  if (recording && text !== undefined && (this as unknown as { database?: string }).database === 'trace') recording.push(text.replace(/\s+/g, ' ').trim());
-  return originalQuery.apply(this, args);
-};
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(os.tmpdir(), 'op-trace-pg-'));
@@ -95,11 +87,16 @@ async function main(): Promise<void> {
     const summary: string[] = [];
     for (const [label, run] of kinds) {
       await run(); // warm-up (and the first order / shipment / cached address)
-      recording = [];
-      const response = await run();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const statements = recording;
-      recording = null;
+      const captured = await captureStatements(
+        async () => {
+          const answer = await run();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return answer;
+        },
+        { database: 'trace' },
+      );
+      const response = captured.value;
+      const statements = captured.statements.map((statement) => oneLine(statement.text));
       process.stdout.write(`\n== ${label}: HTTP ${response.status}, ${statements.length} statements\n`);
       for (const statement of statements) process.stdout.write(`   ${statement.length > 160 ? `${statement.slice(0, 157)}...` : statement}\n`);
       summary.push(`${label} ${statements.length}`);

@@ -2,18 +2,13 @@
 import { createServer } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { createAddressVerifier } from './addresses/index.js';
-import { createApp } from './app.js';
+import { composeService } from './compose.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createDatabase } from './db/client.js';
 import { takeOverShutdownSignals } from './db/embedded.js';
 import { resolveDatabase } from './db/resolve.js';
 import { createDemoStoreIfEmpty, describeDemoStore } from './demo-store.js';
 import { systemClock } from './domain/clock.js';
 import { createGracefulServer } from './http/graceful-server.js';
-import { createMetrics } from './http/metrics.js';
-import { createRateLimiting } from './http/rate-limit.js';
-import { startTrackingJobs } from './jobs/tracking-jobs.js';
-import { startApiKeyCache } from './domain/api-key-cache.js';
 import { createLogger } from './logger.js';
 import { createTrackingProvider } from './tracking/index.js';
 
@@ -51,44 +46,28 @@ async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel);
   const database = await resolveDatabase(config, (message) => logger.debug({ component: 'postgres' }, message.trim()));
-  const db = createDatabase(database.url, { poolSize: config.dbPoolSize });
-
-  if (database.embedded) {
-    const demo = await createDemoStoreIfEmpty(db);
-    if (demo) process.stdout.write(`${describeDemoStore(demo)}\n`);
-  }
-
   const provider = createTrackingProvider({ EASYPOST_API_KEY: config.easyPostApiKey, EASYPOST_BASE_URL: config.easyPostBaseUrl });
-  const jobs = await startTrackingJobs({
+  const addressVerifier = createAddressVerifier(config.addressVerifier);
+  const service = await composeService({
     databaseUrl: database.url,
-    db,
-    provider,
+    poolSize: config.dbPoolSize,
     clock: systemClock,
     logger,
-    pollIntervalSeconds: config.trackingPollIntervalSeconds,
-    work: true,
-  });
-
-  const apiKeys = await startApiKeyCache(database.url, {
-    onDisconnect: (reconnectInMs) =>
+    tracking: { provider, pollIntervalSeconds: config.trackingPollIntervalSeconds, workers: true },
+    addresses: { verifier: addressVerifier, timeoutMs: config.addressVerifier.timeoutMs },
+    rateLimits: config.rateLimits,
+    metrics: { processMetrics: true, exposeOnApiPort: config.metricsEnabled },
+    trustedProxies: config.trustedProxies,
+    easyPostWebhookSecret: config.easyPostWebhookSecret,
+    onKeyNotificationsLost: (reconnectInMs) =>
       logger.warn({ component: 'api_key_cache', reconnect_in_ms: reconnectInMs }, 'change notifications lost; keys are read from the database until they are back'),
   });
-  const addressVerifier = createAddressVerifier(config.addressVerifier);
-  const metrics = createMetrics(db, { processMetrics: true });
-  const rateLimiting = config.rateLimits ? createRateLimiting(database.url, config.rateLimits, metrics) : undefined;
-  const app = createApp({
-    db,
-    apiKeys,
-    clock: systemClock,
-    logger,
-    tracking: { providerName: provider.name, scheduler: jobs.scheduler },
-    addresses: { verifier: addressVerifier, timeoutMs: config.addressVerifier.timeoutMs },
-    easyPostWebhookSecret: config.easyPostWebhookSecret,
-    metrics,
-    exposeMetrics: config.metricsEnabled,
-    rateLimiting,
-    trustedProxies: config.trustedProxies,
-  });
+  const { app, metrics } = service;
+
+  if (database.embedded) {
+    const demo = await createDemoStoreIfEmpty(service.db);
+    if (demo) process.stdout.write(`${describeDemoStore(demo)}\n`);
+  }
   // Metrics on a port of their own keep them off the public listener.
   const metricsServer =
     config.metricsPort === undefined
@@ -151,10 +130,7 @@ async function main(): Promise<void> {
         );
       }
     };
-    await step('jobs', () => jobs.stop());
-    await step('rate_limits', () => rateLimiting?.close());
-    await step('api_key_cache', () => apiKeys.stop());
-    await step('database', () => db.$disconnect());
+    for (const { name, run } of service.stopSteps()) await step(name, run);
     await step('embedded_postgres', () => database.embedded?.stop());
 
     const code = clean ? 0 : 1;

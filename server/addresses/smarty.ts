@@ -30,6 +30,7 @@ import {
   type CandidateUSStreet,
   type MatchStrategy,
 } from 'smartystreets-javascript-sdk';
+import { stateCode } from '../domain/address-standardization.js';
 import {
   settleVerification,
   unknownVerification,
@@ -275,7 +276,7 @@ function changesOf(input: AddressInput, candidate: CandidateUSStreet, notes: Rea
   }
   if (notes.has('B')) {
     const cityChanged = input.city !== null && comparable(input.city) !== comparable(candidate.components.cityName ?? '');
-    const stateChanged = input.province !== null && stateCode(input.province) !== (candidate.components.state ?? '').toUpperCase();
+    const stateChanged = input.province !== null && stateAsSent(input.province) !== (candidate.components.state ?? '').toUpperCase();
     if (cityChanged) changes.push('city');
     if (stateChanged) changes.push('state');
     // Smarty fixed a spelling the comparison cannot see (punctuation, say): report both, as the footnote does.
@@ -323,34 +324,13 @@ function comparable(text: string): string {
     .trim();
 }
 
-/** Two-letter code for a state name or code as sent; a name not recognised comes back as sent (upper case). */
-function stateCode(province: string): string {
-  const text = comparable(province);
-  return STATE_CODES[text] ?? text;
+/**
+ * Two-letter code for a state name or code as sent, read as the standardiser reads it (stateCode,
+ * over the one table in ../domain/us-states.ts); a name not recognised comes back as sent (upper case).
+ */
+function stateAsSent(province: string): string {
+  return stateCode(province) ?? comparable(province);
 }
-
-const STATE_NAMES: Readonly<Record<string, string>> = {
-  AL: 'ALABAMA', AK: 'ALASKA', AZ: 'ARIZONA', AR: 'ARKANSAS', CA: 'CALIFORNIA', CO: 'COLORADO',
-  CT: 'CONNECTICUT', DE: 'DELAWARE', DC: 'DISTRICT OF COLUMBIA', FL: 'FLORIDA', GA: 'GEORGIA',
-  HI: 'HAWAII', ID: 'IDAHO', IL: 'ILLINOIS', IN: 'INDIANA', IA: 'IOWA', KS: 'KANSAS', KY: 'KENTUCKY',
-  LA: 'LOUISIANA', ME: 'MAINE', MD: 'MARYLAND', MA: 'MASSACHUSETTS', MI: 'MICHIGAN', MN: 'MINNESOTA',
-  MS: 'MISSISSIPPI', MO: 'MISSOURI', MT: 'MONTANA', NE: 'NEBRASKA', NV: 'NEVADA', NH: 'NEW HAMPSHIRE',
-  NJ: 'NEW JERSEY', NM: 'NEW MEXICO', NY: 'NEW YORK', NC: 'NORTH CAROLINA', ND: 'NORTH DAKOTA',
-  OH: 'OHIO', OK: 'OKLAHOMA', OR: 'OREGON', PA: 'PENNSYLVANIA', RI: 'RHODE ISLAND',
-  SC: 'SOUTH CAROLINA', SD: 'SOUTH DAKOTA', TN: 'TENNESSEE', TX: 'TEXAS', UT: 'UTAH', VT: 'VERMONT',
-  VA: 'VIRGINIA', WA: 'WASHINGTON', WV: 'WEST VIRGINIA', WI: 'WISCONSIN', WY: 'WYOMING',
-  AS: 'AMERICAN SAMOA', GU: 'GUAM', MP: 'NORTHERN MARIANA ISLANDS', PR: 'PUERTO RICO',
-  VI: 'VIRGIN ISLANDS', FM: 'FEDERATED STATES OF MICRONESIA', MH: 'MARSHALL ISLANDS', PW: 'PALAU',
-  AA: 'ARMED FORCES AMERICAS', AE: 'ARMED FORCES EUROPE', AP: 'ARMED FORCES PACIFIC',
-};
-
-/** Names and codes alike, to their code. */
-const STATE_CODES: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(STATE_NAMES).flatMap(([code, name]) => [
-    [code, code],
-    [name, code],
-  ]),
-);
 
 function unique<T>(values: T[]): T[] {
   return [...new Set(values)];

@@ -26,6 +26,7 @@
 import zipcodes from 'zipcodes';
 import { standardizeAddress, type StandardizedAddress } from '../domain/address-standardization.js';
 import {
+import { MILITARY_STATES } from '../domain/us-states.js';
   unknownVerification,
   type AddressChange,
   type AddressFlag,
@@ -67,8 +68,6 @@ const FALLBACK_TOKEN_LIFETIME_S = 3_600;
 /** Correction codes (Addresses 3.x, AddressCorrections). */
 const CORRECTION_DEFAULT_ADDRESS = '32'; // found, but more information (apartment, suite, box) is needed
 const CORRECTION_MULTIPLE_MATCHES = '22'; // several addresses match and no default exists
-
-const MILITARY_STATES = new Set(['AA', 'AE', 'AP']);
 
 // ---------------------------------------------------------------------------------------------
 // The answers, by reason. Messages never repeat the address.

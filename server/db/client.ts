@@ -2,10 +2,20 @@
 // The pg pool under it is ours, so the few statements on every request's path (key lookup, order
 // and shipment reads, the order insert) can run on it directly: see hotQuery and docs/performance.md.
 import { PrismaPg } from '@prisma/adapter-pg';
+import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { Prisma, PrismaClient } from './generated/client.js';
 
-export type Database = PrismaClient;
+/**
+ * A database handle: the Prisma client, the pg pool under it (for the hot statements), and what
+ * this process may keep in memory of rows the database refuses to change (quotes, by id). Each
+ * handle has its own: nothing is shared through module state, so two services in one process (the
+ * tests, the bench) never see each other's memory.
+ */
+export type Database = PrismaClient & {
+  readonly pool: pg.Pool;
+  readonly immutableRows: LRUCache<string, object>;
+};
 export type Transaction = Prisma.TransactionClient;
 export { Prisma };
 
@@ -13,9 +23,6 @@ export interface DatabaseOptions {
   /** Connections this process may hold. Several instances share one PostgreSQL, so keep it modest. */
   poolSize?: number;
 }
-
-/** The pool under each client createDatabase made (one pool: the hot statements take no extra connections). */
-const pools = new WeakMap<Database, pg.Pool>();
 
 /**
  * Every pg pool of the process is made here. A connection the database closes (a restart, a
@@ -35,9 +42,8 @@ export function createDatabase(databaseUrl: string, options: DatabaseOptions = {
   // $disconnect() ends the pool, as it did when the adapter made the pool itself.
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   // Minimal messages: the default format embeds source excerpts and paths in error text.
-  const db = new PrismaClient({ adapter, errorFormat: 'minimal' });
-  pools.set(db, pool);
-  return db;
+  const prisma = new PrismaClient({ adapter, errorFormat: 'minimal' });
+  return Object.assign(prisma, { pool, immutableRows: new LRUCache<string, object>({ max: 50_000 }) });
 }
 
 /** A statement of the request path: a fixed text, prepared once per connection under its name. */
@@ -54,9 +60,7 @@ export interface HotStatement {
  * json as parsed values.
  */
 export async function hotQuery<Row extends pg.QueryResultRow>(db: Database, statement: HotStatement, values: unknown[]): Promise<Row[]> {
-  const pool = pools.get(db);
-  if (pool === undefined) throw new Error('hotQuery needs a database client made by createDatabase');
-  const result = await pool.query<Row>({ name: statement.name, text: statement.text, values });
+  const result = await db.pool.query<Row>({ name: statement.name, text: statement.text, values });
   return result.rows;
 }
 

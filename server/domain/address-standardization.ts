@@ -1,7 +1,10 @@
 // USPS Publication 28 ("Postal Addressing Standards") standardisation of a US address as sent:
-// pure functions, no I/O, no data beyond the tables below. The verifiers (offline, USPS, Smarty)
-// and the 24-hour lookup cache all start from standardizeAddress, so two spellings of the same
-// address ("1600 Amphitheatre Parkway" and "1600 amphitheatre pkwy.") give the same answer.
+// pure functions, no I/O. The word tables are data modules of their own: ./address-data.ts
+// (street suffixes, directionals, unit designators, box and route forms) and ./us-states.ts (the
+// state names and codes, which the Smarty adapter also reads, through stateCode). The verifiers
+// (offline, USPS, Smarty) and the 24-hour lookup cache all start from standardizeAddress, so two
+// spellings of the same address ("1600 Amphitheatre Parkway" and "1600 amphitheatre pkwy.") give
+// the same answer.
 //
 // What it does, in Pub 28 terms:
 //   - upper case, ASCII (accents dropped), punctuation removed, single spaces; a hyphen survives
@@ -19,7 +22,21 @@
 // One exception: when street_address1 holds no street (a firm or "care of" line) and
 // street_address2 does, street_address2 is the street line and street_address1 is left out,
 // unless it is a unit ("Apt 4"), which stays as the secondary.
+import {
+  DIRECTIONALS,
+  EXTRA_SUFFIX_SPELLINGS,
+  HIGHWAY_QUALIFIERS,
+  HIGHWAY_WORDS,
+  MILITARY_UNIT_WORDS,
+  NUMBER_WORDS,
+  PO_BOX_FORMS,
+  QUALIFIED_ROAD_WORDS,
+  RURAL_ROUTE_FORMS,
+  SECONDARY_UNIT_DESIGNATORS,
+  STREET_SUFFIXES,
+} from './address-data.js';
 import type { AddressInput } from './addresses.js';
+import { MILITARY_STATES, STATE_CODE_BY_NAME } from './us-states.js';
 
 export interface StandardizedAddress {
   /** Primary line in USPS standard form, upper case: number, predirectional, name, suffix abbreviation, postdirectional, e.g. "1600 AMPHITHEATRE PKWY", "123 N MAIN ST SW", "PO BOX 123", "GENERAL DELIVERY", "PSC 1234 BOX 5678", "UNIT 2050 BOX 4190", "CMR 480 BOX 123". */
@@ -37,364 +54,9 @@ export interface StandardizedAddress {
 export type AddressKind = 'street' | 'po_box' | 'general_delivery' | 'military';
 
 // ---------------------------------------------------------------------------------------------
-// Data tables
+// Lookup maps, built once from the tables in ./address-data.ts
 // ---------------------------------------------------------------------------------------------
 
-/**
- * Pub 28 Appendix C1, Street Suffix Abbreviations: the Postal Service standard abbreviation, then
- * the primary street suffix name and the commonly used spellings that standardise to it.
- */
-const STREET_SUFFIXES: Record<string, readonly string[]> = {
-  ALY: ['ALLEY', 'ALLEE', 'ALLY'],
-  ANX: ['ANEX', 'ANNEX', 'ANNX'],
-  ARC: ['ARCADE'],
-  AVE: ['AVENUE', 'AV', 'AVEN', 'AVENU', 'AVN', 'AVNUE'],
-  BYU: ['BAYOU', 'BAYOO'],
-  BCH: ['BEACH'],
-  BND: ['BEND'],
-  BLF: ['BLUFF', 'BLUF'],
-  BLFS: ['BLUFFS'],
-  BTM: ['BOTTOM', 'BOT', 'BOTTM'],
-  BLVD: ['BOULEVARD', 'BOUL', 'BOULV'],
-  BR: ['BRANCH', 'BRNCH'],
-  BRG: ['BRIDGE', 'BRDGE'],
-  BRK: ['BROOK'],
-  BRKS: ['BROOKS'],
-  BG: ['BURG'],
-  BGS: ['BURGS'],
-  BYP: ['BYPASS', 'BYPA', 'BYPAS', 'BYPS'],
-  CP: ['CAMP', 'CMP'],
-  CYN: ['CANYON', 'CANYN', 'CNYN'],
-  CPE: ['CAPE'],
-  CSWY: ['CAUSEWAY', 'CAUSWA'],
-  CTR: ['CENTER', 'CEN', 'CENT', 'CENTR', 'CENTRE', 'CNTER', 'CNTR'],
-  CTRS: ['CENTERS'],
-  CIR: ['CIRCLE', 'CIRC', 'CIRCL', 'CRCL', 'CRCLE'],
-  CIRS: ['CIRCLES'],
-  CLF: ['CLIFF'],
-  CLFS: ['CLIFFS'],
-  CLB: ['CLUB'],
-  CMN: ['COMMON'],
-  CMNS: ['COMMONS'],
-  COR: ['CORNER'],
-  CORS: ['CORNERS'],
-  CRSE: ['COURSE'],
-  CT: ['COURT'],
-  CTS: ['COURTS'],
-  CV: ['COVE'],
-  CVS: ['COVES'],
-  CRK: ['CREEK'],
-  CRES: ['CRESCENT', 'CRSENT', 'CRSNT'],
-  CRST: ['CREST'],
-  XING: ['CROSSING', 'CRSSNG'],
-  XRD: ['CROSSROAD'],
-  XRDS: ['CROSSROADS'],
-  CURV: ['CURVE'],
-  DL: ['DALE'],
-  DM: ['DAM'],
-  DV: ['DIVIDE', 'DIV', 'DVD'],
-  DR: ['DRIVE', 'DRIV', 'DRV'],
-  DRS: ['DRIVES'],
-  EST: ['ESTATE'],
-  ESTS: ['ESTATES'],
-  EXPY: ['EXPRESSWAY', 'EXP', 'EXPR', 'EXPRESS', 'EXPW'],
-  EXT: ['EXTENSION', 'EXTN', 'EXTNSN'],
-  EXTS: ['EXTENSIONS'],
-  FALL: ['FALL'],
-  FLS: ['FALLS'],
-  FRY: ['FERRY', 'FRRY'],
-  FLD: ['FIELD'],
-  FLDS: ['FIELDS'],
-  FLT: ['FLAT'],
-  FLTS: ['FLATS'],
-  FRD: ['FORD'],
-  FRDS: ['FORDS'],
-  FRST: ['FOREST', 'FORESTS'],
-  FRG: ['FORGE', 'FORG'],
-  FRGS: ['FORGES'],
-  FRK: ['FORK'],
-  FRKS: ['FORKS'],
-  FT: ['FORT', 'FRT'],
-  FWY: ['FREEWAY', 'FREEWY', 'FRWAY', 'FRWY'],
-  GDN: ['GARDEN', 'GARDN', 'GRDEN', 'GRDN'],
-  GDNS: ['GARDENS', 'GRDNS'],
-  GTWY: ['GATEWAY', 'GATEWY', 'GATWAY', 'GTWAY'],
-  GLN: ['GLEN'],
-  GLNS: ['GLENS'],
-  GRN: ['GREEN'],
-  GRNS: ['GREENS'],
-  GRV: ['GROVE', 'GROV'],
-  GRVS: ['GROVES'],
-  HBR: ['HARBOR', 'HARB', 'HARBR', 'HRBOR'],
-  HBRS: ['HARBORS'],
-  HVN: ['HAVEN'],
-  HTS: ['HEIGHTS', 'HT'],
-  HWY: ['HIGHWAY', 'HIGHWY', 'HIWAY', 'HIWY', 'HWAY'],
-  HL: ['HILL'],
-  HLS: ['HILLS'],
-  HOLW: ['HOLLOW', 'HLLW', 'HOLLOWS', 'HOLWS'],
-  INLT: ['INLET'],
-  IS: ['ISLAND', 'ISLND'],
-  ISS: ['ISLANDS', 'ISLNDS'],
-  ISLE: ['ISLE', 'ISLES'],
-  JCT: ['JUNCTION', 'JCTION', 'JCTN', 'JUNCTN', 'JUNCTON'],
-  JCTS: ['JUNCTIONS', 'JCTNS'],
-  KY: ['KEY'],
-  KYS: ['KEYS'],
-  KNL: ['KNOLL', 'KNOL'],
-  KNLS: ['KNOLLS'],
-  LK: ['LAKE'],
-  LKS: ['LAKES'],
-  LAND: ['LAND'],
-  LNDG: ['LANDING', 'LNDNG'],
-  LN: ['LANE'],
-  LGT: ['LIGHT'],
-  LGTS: ['LIGHTS'],
-  LF: ['LOAF'],
-  LCK: ['LOCK'],
-  LCKS: ['LOCKS'],
-  LDG: ['LODGE', 'LDGE', 'LODG'],
-  LOOP: ['LOOP', 'LOOPS'],
-  MALL: ['MALL'],
-  MNR: ['MANOR'],
-  MNRS: ['MANORS'],
-  MDW: ['MEADOW'],
-  MDWS: ['MEADOWS', 'MEDOWS'],
-  MEWS: ['MEWS'],
-  ML: ['MILL'],
-  MLS: ['MILLS'],
-  MSN: ['MISSION', 'MISSN', 'MSSN'],
-  MTWY: ['MOTORWAY'],
-  MT: ['MOUNT', 'MNT'],
-  MTN: ['MOUNTAIN', 'MNTAIN', 'MNTN', 'MOUNTIN', 'MTIN'],
-  MTNS: ['MOUNTAINS', 'MNTNS'],
-  NCK: ['NECK'],
-  ORCH: ['ORCHARD', 'ORCHRD'],
-  OVAL: ['OVAL', 'OVL'],
-  OPAS: ['OVERPASS'],
-  PARK: ['PARK', 'PRK', 'PARKS'],
-  PKWY: ['PARKWAY', 'PARKWY', 'PKWAY', 'PKY', 'PARKWAYS', 'PKWYS'],
-  PASS: ['PASS'],
-  PSGE: ['PASSAGE'],
-  PATH: ['PATH', 'PATHS'],
-  PIKE: ['PIKE', 'PIKES'],
-  PNE: ['PINE'],
-  PNES: ['PINES'],
-  PL: ['PLACE'],
-  PLN: ['PLAIN'],
-  PLNS: ['PLAINS'],
-  PLZ: ['PLAZA', 'PLZA'],
-  PT: ['POINT'],
-  PTS: ['POINTS'],
-  PRT: ['PORT'],
-  PRTS: ['PORTS'],
-  PR: ['PRAIRIE', 'PRR'],
-  RADL: ['RADIAL', 'RAD', 'RADIEL'],
-  RAMP: ['RAMP'],
-  RNCH: ['RANCH', 'RANCHES', 'RNCHS'],
-  RPD: ['RAPID'],
-  RPDS: ['RAPIDS'],
-  RST: ['REST'],
-  RDG: ['RIDGE', 'RDGE'],
-  RDGS: ['RIDGES'],
-  RIV: ['RIVER', 'RVR', 'RIVR'],
-  RD: ['ROAD'],
-  RDS: ['ROADS'],
-  RTE: ['ROUTE'],
-  ROW: ['ROW'],
-  RUE: ['RUE'],
-  RUN: ['RUN'],
-  SHL: ['SHOAL'],
-  SHLS: ['SHOALS'],
-  SHR: ['SHORE', 'SHOAR'],
-  SHRS: ['SHORES', 'SHOARS'],
-  SKWY: ['SKYWAY'],
-  SPG: ['SPRING', 'SPNG', 'SPRNG'],
-  SPGS: ['SPRINGS', 'SPNGS', 'SPRNGS'],
-  SPUR: ['SPUR', 'SPURS'],
-  SQ: ['SQUARE', 'SQR', 'SQRE', 'SQU'],
-  SQS: ['SQUARES', 'SQRS'],
-  STA: ['STATION', 'STATN', 'STN'],
-  STRA: ['STRAVENUE', 'STRAV', 'STRAVEN', 'STRAVN', 'STRVN', 'STRVNUE'],
-  STRM: ['STREAM', 'STREME'],
-  ST: ['STREET', 'STRT', 'STR'],
-  STS: ['STREETS'],
-  SMT: ['SUMMIT', 'SUMIT', 'SUMITT'],
-  TER: ['TERRACE', 'TERR'],
-  TRWY: ['THROUGHWAY'],
-  TRCE: ['TRACE', 'TRACES'],
-  TRAK: ['TRACK', 'TRACKS', 'TRK', 'TRKS'],
-  TRFY: ['TRAFFICWAY'],
-  TRL: ['TRAIL', 'TRAILS', 'TRLS'],
-  TRLR: ['TRAILER', 'TRLRS'],
-  TUNL: ['TUNNEL', 'TUNEL', 'TUNLS', 'TUNNELS', 'TUNNL'],
-  TPKE: ['TURNPIKE', 'TRNPK', 'TURNPK'],
-  UPAS: ['UNDERPASS'],
-  UN: ['UNION'],
-  UNS: ['UNIONS'],
-  VLY: ['VALLEY', 'VALLY', 'VLLY'],
-  VLYS: ['VALLEYS'],
-  VIA: ['VIADUCT', 'VDCT', 'VIADCT'],
-  VW: ['VIEW'],
-  VWS: ['VIEWS'],
-  VLG: ['VILLAGE', 'VILL', 'VILLAG', 'VILLG', 'VILLIAGE'],
-  VLGS: ['VILLAGES'],
-  VL: ['VILLE'],
-  VIS: ['VISTA', 'VIST', 'VST', 'VSTA'],
-  WALK: ['WALK', 'WALKS'],
-  WALL: ['WALL'],
-  WAY: ['WAY', 'WY'],
-  WAYS: ['WAYS'],
-  WL: ['WELL'],
-  WLS: ['WELLS'],
-};
-
-/** Misspellings merchants send that are not in Appendix C1 but can only mean one suffix. */
-const EXTRA_SUFFIX_SPELLINGS: Record<string, string> = { BLV: 'BLVD', CRT: 'CT', PKWAY: 'PKWY', TERACE: 'TER' };
-
-/** Pub 28 directionals (the Directionals table of the street-name chapter); spelled out or abbreviated. */
-const DIRECTIONALS: Record<string, string> = {
-  NORTH: 'N', SOUTH: 'S', EAST: 'E', WEST: 'W',
-  NORTHEAST: 'NE', NORTHWEST: 'NW', SOUTHEAST: 'SE', SOUTHWEST: 'SW',
-  N: 'N', S: 'S', E: 'E', W: 'W', NE: 'NE', NW: 'NW', SE: 'SE', SW: 'SW',
-};
-
-/**
- * Pub 28 Appendix C2, Secondary Unit Designators: the approved abbreviation, the spellings that
- * standardise to it, and whether the designator needs a secondary range (a unit number) after it.
- */
-const SECONDARY_UNIT_DESIGNATORS: Record<string, { spellings: readonly string[]; needsRange: boolean }> = {
-  APT: { spellings: ['APARTMENT', 'APT', 'APTMT', 'APTS'], needsRange: true },
-  BSMT: { spellings: ['BASEMENT', 'BSMT'], needsRange: false },
-  BLDG: { spellings: ['BUILDING', 'BLDG', 'BLD', 'BLDNG'], needsRange: true },
-  DEPT: { spellings: ['DEPARTMENT', 'DEPT', 'DPT'], needsRange: true },
-  FL: { spellings: ['FLOOR', 'FL', 'FLR'], needsRange: true },
-  FRNT: { spellings: ['FRONT', 'FRNT'], needsRange: false },
-  HNGR: { spellings: ['HANGAR', 'HNGR'], needsRange: true },
-  KEY: { spellings: ['KEY'], needsRange: true },
-  LBBY: { spellings: ['LOBBY', 'LBBY'], needsRange: false },
-  LOT: { spellings: ['LOT'], needsRange: true },
-  LOWR: { spellings: ['LOWER', 'LOWR'], needsRange: false },
-  OFC: { spellings: ['OFFICE', 'OFC'], needsRange: false },
-  PH: { spellings: ['PENTHOUSE', 'PH'], needsRange: false },
-  PIER: { spellings: ['PIER'], needsRange: true },
-  REAR: { spellings: ['REAR'], needsRange: false },
-  RM: { spellings: ['ROOM', 'RM'], needsRange: true },
-  SIDE: { spellings: ['SIDE'], needsRange: false },
-  SLIP: { spellings: ['SLIP'], needsRange: true },
-  SPC: { spellings: ['SPACE', 'SPC'], needsRange: true },
-  STOP: { spellings: ['STOP'], needsRange: true },
-  STE: { spellings: ['SUITE', 'STE'], needsRange: true },
-  TRLR: { spellings: ['TRAILER', 'TRLR'], needsRange: true },
-  UNIT: { spellings: ['UNIT'], needsRange: true },
-  UPPR: { spellings: ['UPPER', 'UPPR'], needsRange: false },
-};
-
-/** Pub 28 Appendix B, State and possession abbreviations, with the names and older abbreviations people send. */
-const STATE_NAMES: Record<string, readonly string[]> = {
-  AL: ['ALABAMA', 'ALA'],
-  AK: ['ALASKA', 'ALAS'],
-  AZ: ['ARIZONA', 'ARIZ'],
-  AR: ['ARKANSAS', 'ARK'],
-  CA: ['CALIFORNIA', 'CALIF', 'CAL'],
-  CO: ['COLORADO', 'COLO'],
-  CT: ['CONNECTICUT', 'CONN'],
-  DE: ['DELAWARE', 'DEL'],
-  DC: ['DISTRICT OF COLUMBIA', 'WASHINGTON DC', 'WASH DC'],
-  FL: ['FLORIDA', 'FLA'],
-  GA: ['GEORGIA'],
-  HI: ['HAWAII'],
-  ID: ['IDAHO', 'IDA'],
-  IL: ['ILLINOIS', 'ILL'],
-  IN: ['INDIANA', 'IND'],
-  IA: ['IOWA'],
-  KS: ['KANSAS', 'KANS', 'KAN'],
-  KY: ['KENTUCKY'],
-  LA: ['LOUISIANA'],
-  ME: ['MAINE'],
-  MD: ['MARYLAND'],
-  MA: ['MASSACHUSETTS', 'MASS'],
-  MI: ['MICHIGAN', 'MICH'],
-  MN: ['MINNESOTA', 'MINN'],
-  MS: ['MISSISSIPPI', 'MISS'],
-  MO: ['MISSOURI'],
-  MT: ['MONTANA', 'MONT'],
-  NE: ['NEBRASKA', 'NEBR', 'NEB'],
-  NV: ['NEVADA', 'NEV'],
-  NH: ['NEW HAMPSHIRE'],
-  NJ: ['NEW JERSEY'],
-  NM: ['NEW MEXICO', 'N MEX'],
-  NY: ['NEW YORK'],
-  NC: ['NORTH CAROLINA', 'N CAROLINA'],
-  ND: ['NORTH DAKOTA', 'N DAKOTA', 'N DAK'],
-  OH: ['OHIO'],
-  OK: ['OKLAHOMA', 'OKLA'],
-  OR: ['OREGON', 'OREG', 'ORE'],
-  PA: ['PENNSYLVANIA', 'PENNA', 'PENN'],
-  RI: ['RHODE ISLAND'],
-  SC: ['SOUTH CAROLINA', 'S CAROLINA'],
-  SD: ['SOUTH DAKOTA', 'S DAKOTA', 'S DAK'],
-  TN: ['TENNESSEE', 'TENN'],
-  TX: ['TEXAS', 'TEX'],
-  UT: ['UTAH'],
-  VT: ['VERMONT'],
-  VA: ['VIRGINIA'],
-  WA: ['WASHINGTON', 'WASH'],
-  WV: ['WEST VIRGINIA', 'W VIRGINIA', 'W VA'],
-  WI: ['WISCONSIN', 'WISC', 'WIS'],
-  WY: ['WYOMING', 'WYO'],
-  AS: ['AMERICAN SAMOA'],
-  GU: ['GUAM'],
-  MP: ['NORTHERN MARIANA ISLANDS', 'NORTHERN MARIANAS', 'COMMONWEALTH OF THE NORTHERN MARIANA ISLANDS'],
-  PR: ['PUERTO RICO'],
-  VI: ['VIRGIN ISLANDS', 'US VIRGIN ISLANDS', 'UNITED STATES VIRGIN ISLANDS', 'VIRGIN ISLANDS OF THE UNITED STATES'],
-  // The freely associated states also take US mail with these Appendix B codes.
-  FM: ['FEDERATED STATES OF MICRONESIA', 'MICRONESIA'],
-  MH: ['MARSHALL ISLANDS'],
-  PW: ['PALAU'],
-  AA: ['ARMED FORCES AMERICAS', 'ARMED FORCES AMERICA'],
-  AE: [
-    'ARMED FORCES EUROPE',
-    'ARMED FORCES AFRICA',
-    'ARMED FORCES CANADA',
-    'ARMED FORCES MIDDLE EAST',
-    'ARMED FORCES AFRICA CANADA EUROPE MIDDLE EAST',
-    'ARMED FORCES EUROPE MIDDLE EAST AND CANADA',
-  ],
-  AP: ['ARMED FORCES PACIFIC'],
-};
-
-/** Pub 28 military addresses: the unit lines used with APO/FPO/DPO and AA/AE/AP. */
-const MILITARY_UNIT_WORDS = new Set(['PSC', 'CMR', 'UNIT']);
-/** Pub 28 rural route and highway contract route designators, with the spellings people send. */
-const RURAL_ROUTE_FORMS: Record<string, readonly (readonly string[])[]> = {
-  RR: [['RR'], ['R', 'R'], ['RURAL', 'ROUTE'], ['RURAL', 'RTE'], ['RURAL', 'RT'], ['RFD', 'ROUTE'], ['RFD']],
-  HC: [['HC'], ['HCR'], ['HIGHWAY', 'CONTRACT'], ['HWY', 'CONTRACT'], ['STAR', 'ROUTE'], ['STAR', 'RTE']],
-};
-/** Spellings of the Post Office Box designator; the standard is "PO BOX". */
-const PO_BOX_FORMS: readonly (readonly string[])[] = [
-  ['PO', 'BOX'], ['P', 'O', 'BOX'], ['POST', 'OFFICE', 'BOX'], ['POST', 'BOX'], ['POBOX'], ['POB'], ['P', 'O', 'B'], ['PO', 'BX'],
-];
-/**
- * Numbered highways are written out (Pub 28, highways in the street-name chapter): "HWY 101" is
- * "HIGHWAY 101", "CO RD 5" is "COUNTY ROAD 5". Applied only when a number follows.
- */
-const HIGHWAY_WORDS: Record<string, string> = {
-  HWY: 'HIGHWAY', HIGHWAY: 'HIGHWAY', HWAY: 'HIGHWAY', HIWAY: 'HIGHWAY', HIWY: 'HIGHWAY', HIGHWY: 'HIGHWAY',
-  RTE: 'ROUTE', RT: 'ROUTE', ROUTE: 'ROUTE',
-};
-const HIGHWAY_QUALIFIERS: Record<string, string> = { CO: 'COUNTY', CNTY: 'COUNTY', COUNTY: 'COUNTY', STATE: 'STATE', US: 'US' };
-/** After COUNTY or STATE, "RD" before a number is the road's name, written out. */
-const QUALIFIED_ROAD_WORDS: Record<string, string> = { RD: 'ROAD', ROAD: 'ROAD' };
-
-/** House numbers written as words ("One Microsoft Way"): kept as sent, but they are a number. */
-const NUMBER_WORDS = new Set([
-  'ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX', 'SEVEN', 'EIGHT', 'NINE', 'TEN', 'ELEVEN', 'TWELVE',
-  'THIRTEEN', 'FOURTEEN', 'FIFTEEN', 'SIXTEEN', 'SEVENTEEN', 'EIGHTEEN', 'NINETEEN', 'TWENTY',
-  'THIRTY', 'FORTY', 'FIFTY', 'SIXTY', 'SEVENTY', 'EIGHTY', 'NINETY', 'HUNDRED',
-]);
-
-// Lookup maps built once from the tables.
 const SUFFIX_BY_SPELLING = new Map<string, string>();
 for (const [standard, spellings] of Object.entries(STREET_SUFFIXES)) {
   SUFFIX_BY_SPELLING.set(standard, standard);
@@ -408,16 +70,8 @@ for (const [code, { spellings, needsRange }] of Object.entries(SECONDARY_UNIT_DE
   for (const spelling of spellings) DESIGNATOR_BY_SPELLING.set(spelling, { code, needsRange });
 }
 
-const STATE_BY_NAME = new Map<string, string>();
-for (const [code, names] of Object.entries(STATE_NAMES)) {
-  STATE_BY_NAME.set(code, code);
-  for (const name of names) STATE_BY_NAME.set(name, code);
-}
-
-const MILITARY_STATES = new Set(['AA', 'AE', 'AP']);
-
 const isDirectional = (token: string): boolean => Object.hasOwn(DIRECTIONALS, token);
-const ownValue = (table: Record<string, string>, key: string): string | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+const ownValue = (table: Readonly<Record<string, string>>, key: string): string | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
 
 // ---------------------------------------------------------------------------------------------
 // Text cleaning
@@ -697,11 +351,18 @@ function looksLikeStreetLine(tokens: readonly string[]): boolean {
 // Public API
 // ---------------------------------------------------------------------------------------------
 
-/** Two-letter state code (Pub 28 Appendix B) from a code or name in any case; null when it names no US state. */
+/**
+ * Two-letter state code (Pub 28 Appendix B, ./us-states.ts) from a code or name in any case; null
+ * when it names no US state. The one reading of a state in the service: the standardiser, and so
+ * every verifier, and the Smarty adapter's comparison of the state sent with the state answered.
+ */
 export function stateCode(province: string): string | null {
   let words = cleanWords(province);
   if (/^[A-Z] [A-Z]$/.test(words)) words = words.replace(' ', ''); // "N. Y." is "NY"
-  return STATE_BY_NAME.get(words) ?? null;
+  // Also every character but a letter or digit read as a space ("New.York" is "NEW YORK"), as the
+  // Smarty adapter read a state before the two shared this table, so nothing it took is refused.
+  const spaced = province.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
+  return STATE_CODE_BY_NAME.get(words) ?? STATE_CODE_BY_NAME.get(spaced) ?? null;
 }
 
 function parseZip(zip: string | null): { zip5: string | null; zip4: string | null } {

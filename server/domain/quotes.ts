@@ -1,5 +1,4 @@
 // Quotes (SPEC.md §2.2, §2.3, §3 Quote): a priced cart, valid 24 hours, that an order may reference.
-import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
 import type { QuoteRequest } from '../../contract/quotes.js';
 import { hotQuery, type Database, type HotStatement } from '../db/client.js';
@@ -56,7 +55,7 @@ export async function createQuote(db: Database, scope: StoreScope, input: QuoteI
     expiresAt,
   ]);
   if (row === undefined) throw new Error('the quote insert returned no row');
-  knownQuotes.set(row.id, {
+  knownQuotes(db).set(row.id, {
     storeId: store.id,
     coveredCents: cartValueCents,
     premiumCents,
@@ -115,7 +114,7 @@ export async function resolveQuote(
 ): Promise<ResolvedQuote | null> {
   if (quoteId === undefined || !isUuid(quoteId)) return null;
   const id = quoteId.toLowerCase();
-  const quote = knownQuotes.get(id) ?? (await readQuote(db, id, storeId));
+  const quote = knownQuotes(db).get(id) ?? (await readQuote(db, id, storeId));
   if (quote === null || quote.storeId !== storeId || quote.expiresAt.getTime() <= now.getTime()) return null;
   if (!cartMatchesQuote(quote.coveredCents, cartValueCents)) return null;
   return { id, premiumCents: quote.premiumCents, terms: { ...quote.terms } };
@@ -135,7 +134,11 @@ interface KnownQuote {
  * UPDATE: migration immutable_quotes), so a copy needs no invalidation; expiry is checked on use.
  * Keyed by id alone: ids are random UUIDs, and the store is checked on every use.
  */
-const knownQuotes = new LRUCache<string, KnownQuote>({ max: 50_000 });
+/** The quotes this database handle has issued or read: immutable rows (the database refuses an UPDATE). */
+const knownQuotes = (db: Database) => ({
+  get: (id: string) => db.immutableRows.get(`quote:${id}`) as KnownQuote | undefined,
+  set: (id: string, quote: KnownQuote) => void db.immutableRows.set(`quote:${id}`, quote),
+});
 
 async function readQuote(db: Database, id: string, storeId: string): Promise<KnownQuote | null> {
   const [row] = await hotQuery<QuoteRow>(db, QUOTE_OF_STORE, [id, storeId]);
@@ -151,6 +154,6 @@ async function readQuote(db: Database, id: string, storeId: string): Promise<Kno
     },
     expiresAt: row.expires_at,
   };
-  knownQuotes.set(id, quote);
+  knownQuotes(db).set(id, quote);
   return quote;
 }

@@ -4,22 +4,21 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
-import { createApp } from '../../server/app.js';
-import { createDatabase, type Database } from '../../server/db/client.js';
+import { composeService } from '../../server/compose.js';
+import type { Database } from '../../server/db/client.js';
 import { ensureDatabase } from '../../server/db/embedded.js';
 import { migrate } from '../../server/db/migrate.js';
 import { issueApiKey } from '../../server/domain/api-keys.js';
-import { startApiKeyCache, type ApiKeyCache } from '../../server/domain/api-key-cache.js';
+import type { ApiKeyCache } from '../../server/domain/api-key-cache.js';
 import type { Clock } from '../../server/domain/clock.js';
 import type { AddressVerifier } from '../../server/domain/addresses.js';
 import type { TrackingProvider } from '../../server/domain/tracking.js';
 import { createGracefulServer } from '../../server/http/graceful-server.js';
-import { createMetrics } from '../../server/http/metrics.js';
-import { createRateLimiting, type RateLimitSettings } from '../../server/http/rate-limit.js';
+import type { RateLimitSettings } from '../../server/http/rate-limit.js';
 import { createLogger } from '../../server/logger.js';
 import type { Logger } from 'pino';
 import { createOfflineVerifier } from '../../server/addresses/offline.js';
-import { startTrackingJobs, type TrackingJobs } from '../../server/jobs/tracking-jobs.js';
+import type { TrackingJobs } from '../../server/jobs/tracking-jobs.js';
 import { createSandboxProvider } from '../../server/tracking/sandbox.js';
 import { createStore, type StoreContext } from '../../server/domain/stores.js';
 
@@ -81,55 +80,36 @@ export interface ServiceOptions {
 
 export async function startService(options: ServiceOptions = {}): Promise<TestService> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
-  const db = createDatabase(databaseUrl, { poolSize: 25 });
   const clock = new TestClock();
-  const logger = options.logger ?? createLogger('silent');
-  const metrics = createMetrics(db);
-  const rateLimiting = options.rateLimits ? createRateLimiting(databaseUrl, options.rateLimits, metrics) : undefined;
   const provider = options.provider ?? createSandboxProvider();
-  const jobs = await startTrackingJobs({
+  const service = await composeService({
     databaseUrl,
-    db,
-    provider,
+    poolSize: 25,
     clock,
-    logger,
-    pollIntervalSeconds: options.pollIntervalSeconds ?? 3600,
-    work: options.work ?? false,
-    workerPollingSeconds: 0.5,
-  });
-  const apiKeys = await startApiKeyCache(databaseUrl);
-  const app = createApp({
-    db,
-    apiKeys,
-    clock,
-    logger,
-    tracking: { providerName: provider.name, scheduler: jobs.scheduler },
+    logger: options.logger ?? createLogger('silent'),
+    tracking: { provider, pollIntervalSeconds: options.pollIntervalSeconds ?? 3600, workers: options.work ?? false, workerPollingSeconds: 0.5 },
     addresses: { verifier: options.addressVerifier ?? createOfflineVerifier(), timeoutMs: options.addressTimeoutMs ?? 3000 },
+    rateLimits: options.rateLimits ?? null,
+    metrics: { processMetrics: false, exposeOnApiPort: options.exposeMetrics ?? false },
+    trustedProxies: options.trustedProxies ?? 0,
     easyPostWebhookSecret: options.easyPostWebhookSecret,
-    metrics,
-    rateLimiting,
-    trustedProxies: options.trustedProxies,
-    exposeMetrics: options.exposeMetrics,
   });
   // The production server (its drain, and its error format for requests Node cannot parse).
-  const server: Server = createGracefulServer(app).server.listen(0, '127.0.0.1');
+  const server: Server = createGracefulServer(service.app).server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     databaseUrl,
-    db,
+    db: service.db,
     clock,
     provider,
-    jobs,
-    apiKeys,
-    settled: () => apiKeys.sync(),
+    jobs: service.jobs,
+    apiKeys: service.apiKeys,
+    settled: () => service.apiKeys.sync(),
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await jobs.stop();
-      await apiKeys.stop();
-      await rateLimiting?.close();
-      await db.$disconnect();
+      for (const step of service.stopSteps()) await step.run();
     },
   };
 }

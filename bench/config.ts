@@ -1,0 +1,43 @@
+// The benchmark's settings (npm run bench, bench/run.ts), read once from the environment:
+//
+//   BENCH_DURATION=10        seconds per measured run        BENCH_CONNECTIONS=16   concurrent connections
+//   BENCH_WARMUP=2           seconds of warm-up before each  BENCH_POOL_SIZE=10     DB connections per target
+//   BENCH_SCALE_SMALL=10000  BENCH_SCALE_LARGE=1000000       orders stored in the two scale runs
+//   BENCH_SCALE=0            skip the scale run              BENCH_ONLY=a,b         only these scenarios (bench/scenarios.ts)
+//   BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=bench/results/prof"   extra node flags for the server child
+//   BENCH_OUTPUT=bench/results/latest.json   BENCH_SHARED_BUFFERS=1GB (PostgreSQL's shared_buffers)
+//
+// A quick check that the harness still starts, measures and prints (about half a minute):
+//   BENCH_SCALE=0 BENCH_DURATION=1 BENCH_WARMUP=0 BENCH_ONLY=quote_create BENCH_OUTPUT=/tmp/bench.json npm run bench
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** This directory (bench/) and the repository root. */
+export const here = dirname(fileURLToPath(import.meta.url));
+export const root = resolve(here, '..');
+
+function numberFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number`);
+  return value;
+}
+
+export const config = {
+  duration: numberFromEnv('BENCH_DURATION', 10),
+  connections: numberFromEnv('BENCH_CONNECTIONS', 16),
+  warmup: numberFromEnv('BENCH_WARMUP', 2),
+  poolSize: numberFromEnv('BENCH_POOL_SIZE', 10),
+  scaleSmall: numberFromEnv('BENCH_SCALE_SMALL', 10_000),
+  scaleLarge: numberFromEnv('BENCH_SCALE_LARGE', 1_000_000),
+  scale: process.env.BENCH_SCALE !== '0',
+  only: (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+  serverNodeOptions: (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
+  output: resolve(root, process.env.BENCH_OUTPUT ?? 'bench/results/latest.json'),
+  sharedBuffers: process.env.BENCH_SHARED_BUFFERS ?? '1GB',
+};
+
+export const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+export const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;

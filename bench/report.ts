@@ -1,0 +1,157 @@
+// The benchmark's report (bench/run.ts): the targets the measurements are checked against, the
+// results file (config.output, bench/results/latest.json by default) and the tables printed to
+// stdout.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname } from 'node:path';
+import { config, round } from './config.js';
+import type { Measurement } from './measurement.js';
+import type { CapturedPlans } from './plans.js';
+import type { ScaleResult } from './scale.js';
+
+export interface Result extends Measurement {
+  /** The baseline run just before this one, and the ratio to it. */
+  baselineRun: Measurement;
+  ratio: number;
+  /**
+   * For information, not a target: reads against one indexed SELECT, the offline address verify
+   * against its own route on bare ts-rest and Express (the address floor); each measured right after.
+   */
+  reference?: { run: Measurement; ratio: number };
+}
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  pass: boolean;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ')).join('\n');
+}
+
+/** The targets set for the service (docs/performance.md), each with what was measured and whether it passes. */
+export function targetChecks(results: readonly Result[], halfRate: readonly Measurement[], scale: ScaleResult | null): TargetCheck[] {
+  const find = (name: string) => results.find((r) => r.name === name);
+  const checks: TargetCheck[] = [];
+  const ratioCheck = (name: string, minimum: number, label: string) => {
+    const m = find(name);
+    if (!m) return;
+    const ratio = m.ratio;
+    const clean = m.non2xx + m.errors + m.timeouts === 0;
+    checks.push({ target: `${label} >= ${minimum}x ${m.baseline} baseline`, measured: `${ratio}x${clean ? '' : ' (with failed requests)'}`, pass: clean && ratio >= minimum });
+  };
+  ratioCheck('order_create', 0.5, 'order create');
+  ratioCheck('quote_create', 0.7, 'quote create');
+  ratioCheck('order_read', 0.7, 'order read');
+  ratioCheck('shipment_read', 0.7, 'shipment read');
+  ratioCheck('address_verify_offline', 0.8, 'offline address verify');
+  for (const m of halfRate) {
+    const paced = m.name.endsWith('_paced');
+    const name = m.name.replace(/@half_peak(_paced)?$/, '');
+    checks.push({
+      target: `${name} p99 <= 25 ms at half peak (${m.overallRate}/s, ${paced ? 'evenly paced' : 'autocannon overallRate'})`,
+      measured: `${m.latencyMs.p99} ms`,
+      pass: m.latencyMs.p99 <= 25 && m.non2xx + m.errors === 0,
+    });
+  }
+  if (scale) {
+    for (const name of ['order_create', 'order_read'] as const) {
+      const r = scale.ratios[name];
+      checks.push({ target: `${name} mean latency at ${config.scaleLarge} <= 1.2x at ${config.scaleSmall}`, measured: `${r.mean}x (p50 ${r.p50}x, p99 ${r.p99}x)`, pass: r.mean <= 1.2 });
+    }
+  }
+  return checks;
+}
+
+/** What the run knows about itself and the machine, for the report. */
+export interface RunFacts {
+  /** Date.now() when the run started. */
+  startedAt: number;
+  loadAtStart: number[];
+  pgVersion: string;
+  sharedBuffers: string;
+}
+
+export interface RunResults {
+  results: Result[];
+  halfRate: Measurement[];
+  checks: TargetCheck[];
+  scale: ScaleResult | null;
+  captured: CapturedPlans;
+}
+
+/** Writes the results file (config.output) and prints the tables, the targets and the query plans. */
+export function writeReport(facts: RunFacts, run: RunResults): void {
+  const { startedAt, loadAtStart, pgVersion, sharedBuffers } = facts;
+  const { results, halfRate, checks, scale } = run;
+  const plans = run.captured.plans;
+  const queriesPerRequest = run.captured.perRequest;
+  const cpus = os.cpus();
+  const report = {
+    generatedAt: new Date().toISOString(),
+    elapsedSeconds: round((Date.now() - startedAt) / 1000, 1),
+    machine: {
+      cpus: cpus.length,
+      cpuModel: cpus[0]?.model ?? '?',
+      memoryGiB: round(os.totalmem() / 2 ** 30, 1),
+      node: process.version,
+      postgres: pgVersion,
+      sharedBuffers,
+      // Other work on the machine skews every figure; the ratios within one run are what to compare.
+      loadAverage: { atStart: loadAtStart, atEnd: os.loadavg().map((value) => round(value, 2)) },
+    },
+    config: { ...config, output: undefined },
+    results,
+    halfRate,
+    targets: checks,
+    scale,
+    queriesPerRequest,
+    plans,
+  };
+  mkdirSync(dirname(config.output), { recursive: true });
+  writeFileSync(config.output, `${JSON.stringify(report, null, 2)}\n`);
+
+  const failed = (m: Measurement) => String(m.non2xx + m.errors + m.timeouts);
+  const rows = [['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'baseline', 'baseline req/s', 'ratio', 'reference', 'reference req/s', 'ratio to reference', 'failed', 'node cpu ms/req', 'pg cpu ms/req']];
+  for (const m of results) {
+    rows.push([
+      m.name,
+      m.requestsPerSecond.toFixed(0),
+      String(m.latencyMs.p50),
+      String(m.latencyMs.p99),
+      m.baseline ?? '',
+      m.baselineRun.requestsPerSecond.toFixed(0),
+      m.ratio.toFixed(2),
+      m.reference?.run.name.replace(/^baseline_/, '') ?? '',
+      m.reference ? m.reference.run.requestsPerSecond.toFixed(0) : '',
+      m.reference ? m.reference.ratio.toFixed(2) : '',
+      failed(m),
+      m.cpuMsPerRequest.target.toFixed(2),
+      m.cpuMsPerRequest.postgres.toFixed(2),
+    ]);
+  }
+  for (const m of halfRate) {
+    rows.push([m.name, m.requestsPerSecond.toFixed(0), String(m.latencyMs.p50), String(m.latencyMs.p99), `rate ${m.overallRate}/s`, '', '', '', '', '', failed(m), m.cpuMsPerRequest.target.toFixed(2), m.cpuMsPerRequest.postgres.toFixed(2)]);
+  }
+  let out = `\nMachine: ${report.machine.cpus} x ${report.machine.cpuModel}, ${report.machine.memoryGiB} GiB, Node ${report.machine.node}, PostgreSQL ${pgVersion}; load average ${loadAtStart[0]} at start, ${report.machine.loadAverage.atEnd[0]} at end\n`;
+  out += `Load: ${config.connections} connections, ${config.duration} s per run (+${config.warmup} s warm-up); each ratio is to the baseline run just before it\n\n`;
+  out += `${table(rows)}\n`;
+  if (scale) {
+    const scaleRows = [['scale', 'orders', 'req/s', 'mean ms', 'p50 ms', 'p99 ms']];
+    for (const size of [scale.small, scale.large]) {
+      for (const name of ['order_read', 'order_create'] as const) {
+        const m = size[name];
+        scaleRows.push([name, String(size.ordersStored), m.requestsPerSecond.toFixed(0), String(m.latencyMs.mean), String(m.latencyMs.p50), String(m.latencyMs.p99)]);
+      }
+    }
+    out += `\n${table(scaleRows)}\n`;
+  }
+  out += `\n${table([['target', 'measured', ''], ...checks.map((c) => [c.target, c.measured, c.pass ? 'PASS' : 'FAIL'])])}\n`;
+  out += '\nQuery plans (EXPLAIN ANALYZE, BUFFERS):\n';
+  for (const plan of plans) out += `\n-- ${plan.name} [${plan.indexes.join(', ') || 'no index'}]\n${plan.sql}\n${plan.plan.map((l) => `   ${l}`).join('\n')}\n`;
+  out += `\nQueries per request: ${Object.entries(queriesPerRequest).map(([k, v]) => `${k} ${v.length}`).join(', ')}\n`;
+  out += `Written to ${config.output} in ${report.elapsedSeconds} s.\n`;
+  process.stdout.write(out);
+}

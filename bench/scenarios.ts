@@ -1,0 +1,182 @@
+// What the benchmark measures (bench/run.ts): the server's scenarios, one per endpoint class, and
+// the baselines each is compared with (a bare Express echo, one pg INSERT of an order-shaped row,
+// one indexed SELECT of such a row), as requests for bench/measurement.ts to drive. Each request
+// that needs a fresh id, body or signature gets it in `setup`; what the server confirmed it created
+// is remembered in Counters for the reads and the shipments that follow.
+import { signWebhook } from '../contract/webhook-signature.js';
+import type { Scenario } from './measurement.js';
+import { orderPlacedMessage, orderRequest, upsTrackingNumber } from './requests.js';
+import { PLATFORM_SECRET, PLATFORM_SLUG, type Seeded } from './seed.js';
+
+export interface Counters {
+  orders: number;
+  shipments: number;
+  addresses: number;
+  webhooks: number;
+  inserts: number;
+  /** What the server confirmed it created (201), for the reads and the shipments. */
+  createdOrders: string[];
+  createdShipments: string[];
+  createdInserts: string[];
+}
+
+export const newCounters = (): Counters => ({ orders: 0, shipments: 0, addresses: 0, webhooks: 0, inserts: 0, createdOrders: [], createdShipments: [], createdInserts: [] });
+
+const pick = (values: readonly string[]): string => {
+  if (values.length === 0) throw new Error('nothing created to read');
+  return values[Math.floor(Math.random() * values.length)] as string;
+};
+
+/** The value of a top-level string field of a JSON answer, without parsing all of it. */
+function fieldOf(body: string, field: string): string | undefined {
+  const match = new RegExp(`"${field}":"([^"]+)"`).exec(body);
+  return match?.[1];
+}
+
+/**
+ * The server's scenarios, in the order they run; their names are what BENCH_ONLY takes. Order read
+ * and the shipments need orders, so order create always runs, briefly when not wanted (bench/run.ts).
+ */
+export function serverScenarios(seeded: Seeded, counters: Counters, runId: string): Scenario[] {
+  const auth = { token: seeded.liveKey };
+  const json = { 'content-type': 'application/json' };
+  const orderId = (n: number) => `bench-${runId}-${n}`;
+  const shipmentPrefix = runId.slice(0, 6).toUpperCase().replace(/[^A-Z0-9]/g, '0');
+  return [
+    {
+      name: 'quote_create',
+      baseline: 'insert',
+      method: 'POST',
+      path: '/v2/quotes',
+      headers: { ...auth, ...json },
+      body: JSON.stringify({ cart: { covered: { amount: '125.00', currency: 'USD' }, cart_ref: 'cart-1001' } }),
+    },
+    {
+      name: 'order_create',
+      baseline: 'insert',
+      method: 'POST',
+      path: '/v2/orders',
+      headers: { ...auth, ...json },
+      setup: (req) => {
+        counters.orders += 1;
+        return { ...req, body: JSON.stringify(orderRequest(orderId(counters.orders), seeded.quoteId)) };
+      },
+      onResponse: (status, body) => {
+        const id = status === 201 ? fieldOf(body, 'source_order_id') : undefined;
+        if (id !== undefined) counters.createdOrders.push(id);
+      },
+    },
+    {
+      name: 'order_read',
+      baseline: 'insert',
+      method: 'GET',
+      path: '/v2/orders/x',
+      headers: auth,
+      setup: (req) => ({ ...req, path: `/v2/orders/${pick(counters.createdOrders)}` }),
+    },
+    {
+      name: 'shipment_create',
+      baseline: 'insert',
+      method: 'POST',
+      path: '/v1/shipments',
+      headers: { ...auth, ...json },
+      setup: (req) => {
+        counters.shipments += 1;
+        const n = counters.shipments;
+        // Spread over the orders created above, several shipments each.
+        const orders = counters.createdOrders;
+        const body = { tracking_number: upsTrackingNumber(shipmentPrefix, n), source_order_id: orders[n % orders.length] };
+        return { ...req, body: JSON.stringify(body) };
+      },
+      onResponse: (status, body) => {
+        const trackingNumber = status === 201 ? fieldOf(body, 'tracking_number') : undefined;
+        if (trackingNumber !== undefined) counters.createdShipments.push(trackingNumber);
+      },
+    },
+    {
+      name: 'shipment_read',
+      baseline: 'insert',
+      method: 'GET',
+      path: '/v1/shipments/x',
+      headers: auth,
+      setup: (req) => ({ ...req, path: `/v1/shipments/${pick(counters.createdShipments)}` }),
+    },
+    {
+      name: 'address_verify_offline',
+      baseline: 'echo',
+      method: 'POST',
+      path: '/v2/addresses/verify',
+      headers: { ...auth, ...json },
+      setup: (req) => {
+        counters.addresses += 1;
+        // Another house number each time, as a stream of shoppers would send.
+        const address = { street_address1: `${counters.addresses} Amphitheatre Pkwy`, city: 'Mountain View', province: 'CA', zip: '94043' };
+        return { ...req, body: JSON.stringify({ address }) };
+      },
+    },
+    {
+      name: 'webhook_order_placed',
+      baseline: 'insert',
+      method: 'POST',
+      path: `/api/webhooks/${PLATFORM_SLUG}`,
+      headers: json,
+      setup: (req) => {
+        counters.webhooks += 1;
+        const raw = JSON.stringify(orderPlacedMessage(seeded.store.slug, `push-${runId}-${counters.webhooks}`, counters.webhooks));
+        return { ...req, body: raw, headers: { ...json, 'x-webhook-signature': signWebhook(PLATFORM_SECRET, raw) } };
+      },
+    },
+  ];
+}
+
+/** The baselines: echo and insert, which the scenarios' ratios are taken against, and select, a reference for the reads. */
+export function baselineScenarios(storeId: string, counters: Counters, runId: string): { echo: Scenario; insert: Scenario; select: Scenario } {
+  const json = { 'content-type': 'application/json' };
+  return {
+    echo: {
+      name: 'baseline_echo',
+      baseline: null,
+      method: 'POST',
+      path: '/echo',
+      headers: json,
+      body: JSON.stringify(orderRequest('echo-1', undefined)),
+    },
+    insert: {
+      name: 'baseline_insert',
+      baseline: null,
+      method: 'POST',
+      path: '/insert',
+      headers: json,
+      setup: (req) => {
+        counters.inserts += 1;
+        return { ...req, body: JSON.stringify({ store_id: storeId, ...orderRequest(`ins-${runId}-${counters.inserts}`, undefined) }) };
+      },
+      onResponse: (status, body) => {
+        const id = status === 201 ? fieldOf(body, 'source_order_id') : undefined;
+        if (id !== undefined) counters.createdInserts.push(id);
+      },
+    },
+    select: {
+      name: 'baseline_select',
+      baseline: null,
+      method: 'GET',
+      path: '/select/x',
+      setup: (req) => ({ ...req, path: `/select/${storeId}/${pick(counters.createdInserts)}` }),
+    },
+  };
+}
+
+const randomIndex = (count: number) => 1 + Math.floor(Math.random() * count);
+
+/** Order read in the scale run: any of the `count()` bulk-loaded orders (bench/scale.ts), uniformly. */
+export function bulkReadScenario(liveKey: string, count: () => number): Scenario {
+  return {
+    name: 'order_read',
+    baseline: null,
+    method: 'GET',
+    path: '/v2/orders/x',
+    headers: { token: liveKey },
+    // Any of the bulk-loaded orders, uniformly: the whole index is in play.
+    setup: (req) => ({ ...req, path: `/v2/orders/bulk-${randomIndex(count())}` }),
+  };
+}
