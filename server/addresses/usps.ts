@@ -25,8 +25,8 @@
 // Nothing here logs: not the address, not the credentials, not the token.
 import zipcodes from 'zipcodes';
 import { standardizeAddress, type StandardizedAddress } from '../domain/address-standardization.js';
-import {
 import { MILITARY_STATES } from '../domain/us-states.js';
+import {
   unknownVerification,
   type AddressChange,
   type AddressFlag,
