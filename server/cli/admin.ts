@@ -17,12 +17,13 @@ import { issueApiKey, revokeApiKey, type IssuedKey } from '../domain/api-keys.js
 import { CLAIM_STATUSES } from '../../contract/claims.js';
 import { BillingMonth } from '../../contract/billing.js';
 import { billingStatement, type BillingStatementRecord } from '../domain/billing.js';
-import { toBillingStatementResponse } from '../routes/billing.js';
+import { toBillingStatementResponse } from '../wire/billing.js';
 import { setClaimStatus } from '../domain/claims.js';
 import { AppError } from '../domain/errors.js';
-import { toClaimResponse } from '../routes/claims.js';
-import { connectStore, createPlatform, MIN_SECRET_LENGTH, PLATFORM_SLUG_PATTERN } from '../domain/platforms.js';
-import { createStore, findStoreBySlug, STORE_SLUG_PATTERN, updateStoreDeclarations, type StoreContext } from '../domain/stores.js';
+import { toClaimResponse } from '../wire/claims.js';
+import { connectStore, createPlatform, MIN_SECRET_LENGTH } from '../domain/platforms.js';
+import { SLUG_PATTERN, SLUG_RULE } from '../domain/slug.js';
+import { createStore, findStoreBySlug, isUsableSku, MAX_RATE_BPS, SKU_RULE, updateStoreDeclarations, type StoreContext } from '../domain/stores.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -51,9 +52,9 @@ interface Report {
 // Option schemas. Commander hands over strings; zod checks every option at once so that one run
 // names every bad option, not only the first.
 
-const SLUG_MESSAGE = 'must be lowercase letters, digits and inner hyphens, at most 64 characters (e.g. "acme-shop")';
-
-const Slug = z.string({ required_error: 'is required' }).regex(STORE_SLUG_PATTERN, SLUG_MESSAGE);
+// The rules themselves live in the domain (stores.ts, slug.ts), which enforces them for every
+// door; the options only read the strings and name the flags.
+const Slug = z.string({ required_error: 'is required' }).regex(SLUG_PATTERN, SLUG_RULE);
 
 const Money = z
   .string()
@@ -68,14 +69,11 @@ const MerchantCreateOptions = z.object({
   // One check and one message: a regex plus a range check would report "abc" twice.
   rateBps: z
     .string()
-    .refine((text) => /^\d{1,5}$/.test(text) && Number(text) <= 10_000, 'must be an integer from 0 to 10000')
+    .refine((text) => /^\d{1,5}$/.test(text) && Number(text) <= MAX_RATE_BPS, `must be an integer from 0 to ${MAX_RATE_BPS}`)
     .transform(Number),
   minPremium: Money,
   maxCovered: Money.optional(),
-  // 255 is the longest SKU an order line item may carry, so a longer one could never match.
-  protectionSku: z.array(
-    z.string().refine((sku) => sku.trim() !== '' && sku.length <= 255, 'must be non-blank and at most 255 characters'),
-  ),
+  protectionSku: z.array(z.string().refine(isUsableSku, SKU_RULE)),
   quoteOrigin: z.enum(['backend', 'browser'], { errorMap: () => ({ message: 'must be backend or browser' }) }),
 });
 
@@ -95,7 +93,7 @@ const KeyRevokeOptions = z.object({
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a key id (a UUID), as printed by key create'),
 });
 
-const Sku = z.string().refine((sku) => sku.trim() !== '' && sku.length <= 255, 'must be non-blank and at most 255 characters');
+const Sku = z.string().refine(isUsableSku, SKU_RULE);
 
 const MerchantUpdateOptions = z
   .object({
@@ -110,13 +108,13 @@ const MerchantUpdateOptions = z
   });
 
 const PlatformCreateOptions = z.object({
-  slug: z.string({ required_error: 'is required' }).regex(PLATFORM_SLUG_PATTERN, SLUG_MESSAGE),
+  slug: z.string({ required_error: 'is required' }).regex(SLUG_PATTERN, SLUG_RULE),
   secret: z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`).optional(),
 });
 
 const MerchantConnectOptions = z.object({
   merchant: Slug,
-  platform: z.string({ required_error: 'is required' }).regex(PLATFORM_SLUG_PATTERN, SLUG_MESSAGE),
+  platform: z.string({ required_error: 'is required' }).regex(SLUG_PATTERN, SLUG_RULE),
 });
 
 const ClaimSetStatusOptions = z.object({

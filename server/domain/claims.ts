@@ -2,7 +2,7 @@
 // shipments and some of its line items. A claim is open until denied, paid or closed, and while it
 // is open the order and the shipment it names cannot be cancelled.
 import type { z } from 'zod';
-import type { ClaimRequest } from '../../contract/claims.js';
+import type { CLAIM_STATUSES, ClaimRequest } from '../../contract/claims.js';
 import type { FieldError } from '../../contract/errors.js';
 import type { Database, Prisma, Transaction } from '../db/client.js';
 import type { StoreScope } from './actor.js';
@@ -11,7 +11,8 @@ import { lockExistingOrderRow, orderNotFound } from './order-lock.js';
 import { assertUniqueIds, isUuid } from './ids.js';
 
 export type ClaimInput = z.output<typeof ClaimRequest>;
-export type ClaimStatus = 'open' | 'in_review' | 'approved' | 'denied' | 'paid' | 'closed';
+/** The statuses, as the contract names them. */
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
 type ClaimReason = ClaimInput['reason'];
 
 /** Statuses in which a claim still blocks cancellations. */

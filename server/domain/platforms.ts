@@ -2,9 +2,9 @@
 import type { Database } from '../db/client.js';
 import { isUniqueViolation } from '../db/client.js';
 import { AppError } from './errors.js';
+import { SLUG_PATTERN, SLUG_RULE } from './slug.js';
 import { toStoreContext, type StoreContext } from './stores.js';
 
-export const PLATFORM_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 export const MIN_SECRET_LENGTH = 16;
 
 export interface PlatformRecord {
@@ -14,7 +14,7 @@ export interface PlatformRecord {
 }
 
 export async function createPlatform(db: Database, slug: string, secret: string): Promise<{ id: string; slug: string }> {
-  if (!PLATFORM_SLUG_PATTERN.test(slug)) throw new AppError('invalid_request', 'The platform slug must be lower-case letters, digits and inner hyphens.');
+  if (!SLUG_PATTERN.test(slug)) throw new AppError('invalid_request', 'The platform slug is not valid.', [{ field: 'slug', message: SLUG_RULE }]);
   if (secret.length < MIN_SECRET_LENGTH) throw new AppError('invalid_request', `The shared secret must be at least ${MIN_SECRET_LENGTH} characters.`);
   try {
     const row = await db.platform.create({ data: { slug, secret } });
@@ -26,7 +26,7 @@ export async function createPlatform(db: Database, slug: string, secret: string)
 }
 
 export async function findPlatform(db: Database, slug: string): Promise<PlatformRecord | null> {
-  if (!PLATFORM_SLUG_PATTERN.test(slug)) return null;
+  if (!SLUG_PATTERN.test(slug)) return null;
   return db.platform.findUnique({ where: { slug }, select: { id: true, slug: true, secret: true } });
 }
 

@@ -2,7 +2,10 @@
 import type { Database } from '../db/client.js';
 import { isUniqueViolation } from '../db/client.js';
 import type { Store } from '../db/generated/client.js';
+import { codePointLength } from '../../contract/common.js';
+import type { FieldError } from '../../contract/errors.js';
 import { AppError } from './errors.js';
+import { SLUG_PATTERN, SLUG_RULE } from './slug.js';
 import type { PricingTerms } from './pricing.js';
 
 export type QuoteOrigin = 'backend' | 'browser';
@@ -25,7 +28,40 @@ export interface NewStore {
   quoteOrigin: QuoteOrigin;
 }
 
-export const STORE_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+/** A rate is in basis points of the covered amount: 0 to 100 %. */
+export const MAX_RATE_BPS = 10_000;
+/** The longest SKU an order line may carry: a longer declared protection SKU could never match. */
+export const MAX_SKU_LENGTH = 255;
+
+/** Whether a declared protection SKU can ever match a line: not blank, not too long. */
+export const isUsableSku = (sku: string): boolean => sku.trim() !== '' && codePointLength(sku) <= MAX_SKU_LENGTH;
+export const SKU_RULE = `must be non-blank and at most ${MAX_SKU_LENGTH} characters`;
+
+/** What is wrong with a store's settings, field by field: the rules every door applies (CLI, console). */
+export function storeSettingsProblems(settings: { slug?: string; name?: string; pricing?: PricingTerms; protectionSkus?: readonly string[] }): FieldError[] {
+  const problems: FieldError[] = [];
+  if (settings.slug !== undefined && !SLUG_PATTERN.test(settings.slug)) problems.push({ field: 'slug', message: SLUG_RULE });
+  if (settings.name !== undefined && settings.name.trim() === '') problems.push({ field: 'name', message: 'must not be blank' });
+  const pricing = settings.pricing;
+  if (pricing !== undefined) {
+    if (!Number.isInteger(pricing.rateBps) || pricing.rateBps < 0 || pricing.rateBps > MAX_RATE_BPS) {
+      problems.push({ field: 'rate_bps', message: `must be an integer from 0 to ${MAX_RATE_BPS}` });
+    }
+    if (!Number.isInteger(pricing.minPremiumCents) || pricing.minPremiumCents < 0) problems.push({ field: 'min_premium', message: 'must not be negative' });
+    if (pricing.maxCoveredCents !== null && (!Number.isInteger(pricing.maxCoveredCents) || pricing.maxCoveredCents < 0)) {
+      problems.push({ field: 'max_covered', message: 'must not be negative' });
+    }
+  }
+  (settings.protectionSkus ?? []).forEach((sku, index) => {
+    if (!isUsableSku(sku)) problems.push({ field: `protection_skus[${index}]`, message: SKU_RULE });
+  });
+  return problems;
+}
+
+function assertValidSettings(settings: Parameters<typeof storeSettingsProblems>[0]): void {
+  const problems = storeSettingsProblems(settings);
+  if (problems.length > 0) throw new AppError('invalid_request', 'The store settings are not valid.', problems);
+}
 
 export function toStoreContext(row: Store): StoreContext {
   return {
@@ -43,6 +79,7 @@ export function toStoreContext(row: Store): StoreContext {
 }
 
 export async function createStore(db: Database, input: NewStore): Promise<StoreContext> {
+  assertValidSettings(input);
   try {
     const row = await db.store.create({
       data: {
@@ -76,6 +113,7 @@ export interface StoreDeclarations {
 }
 
 export async function updateStoreDeclarations(db: Database, slug: string, declarations: StoreDeclarations): Promise<StoreContext> {
+  assertValidSettings({ protectionSkus: declarations.protectionSkus });
   const existing = await db.store.findUnique({ where: { slug } });
   if (!existing) throw new AppError('not_found', `No store with slug "${slug}".`);
   const row = await db.store.update({

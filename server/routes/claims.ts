@@ -1,28 +1,12 @@
 import { initServer } from '@ts-rest/express';
-import type { z } from 'zod';
-import { claimsContract, type ClaimResponse } from '../../contract/index.js';
-import { getClaim, listClaims, type ClaimRecord } from '../domain/claims.js';
+import { claimsContract } from '../../contract/index.js';
+import { getClaim, listClaims } from '../domain/claims.js';
+import { toClaimResponse } from '../wire/claims.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
 import { commandsFor } from '../domain/sandbox.js';
 
 const s = initServer();
-
-export function toClaimResponse(claim: ClaimRecord): z.input<typeof ClaimResponse> {
-  return {
-    id: claim.id,
-    merchant_id: claim.storeId,
-    source_order_id: claim.sourceOrderId,
-    tracking_number: claim.trackingNumber,
-    reason: claim.reason,
-    description: claim.description,
-    items: claim.items,
-    status: claim.status,
-    created_on: claim.createdOn.toISOString(),
-    updated_on: claim.updatedOn.toISOString(),
-    resolved_on: claim.resolvedOn?.toISOString() ?? null,
-  };
-}
 
 export const claimsRouter = ({ db, clock }: AppDeps) =>
   s.router(claimsContract, {

@@ -1,0 +1,28 @@
+// A billing statement as the wire carries it: the API answers it and the admin CLI prints the same object.
+import type { z } from 'zod';
+import { centsToMajorNumber, type BillingStatement } from '../../contract/index.js';
+import type { BillingStatementRecord } from '../domain/billing.js';
+
+const money = (cents: number) => centsToMajorNumber(cents);
+
+/** The wire statement; the admin CLI prints the same object. */
+export function toBillingStatementResponse(statement: BillingStatementRecord): z.input<typeof BillingStatement> {
+  return {
+    merchant_id: statement.storeId,
+    month: statement.month,
+    currency: 'USD',
+    premiums: { count: statement.premiums.count, total: money(statement.premiums.totalCents) },
+    repricings: { count: statement.repricings.count, total: money(statement.repricings.totalCents) },
+    credits: {
+      count: statement.credits.count,
+      total: money(statement.credits.totalCents),
+      weeks: statement.credits.weeks.map((week) => ({
+        week: week.week,
+        starts_on: week.startsOn,
+        count: week.count,
+        total: money(week.totalCents),
+      })),
+    },
+    net_total: money(statement.netCents),
+  };
+}

@@ -1,0 +1,20 @@
+// A claim as the wire carries it: the API answers it and the admin CLI prints the same object.
+import type { z } from 'zod';
+import type { ClaimResponse } from '../../contract/index.js';
+import type { ClaimRecord } from '../domain/claims.js';
+
+export function toClaimResponse(claim: ClaimRecord): z.input<typeof ClaimResponse> {
+  return {
+    id: claim.id,
+    merchant_id: claim.storeId,
+    source_order_id: claim.sourceOrderId,
+    tracking_number: claim.trackingNumber,
+    reason: claim.reason,
+    description: claim.description,
+    items: claim.items,
+    status: claim.status,
+    created_on: claim.createdOn.toISOString(),
+    updated_on: claim.updatedOn.toISOString(),
+    resolved_on: claim.resolvedOn?.toISOString() ?? null,
+  };
+}
