@@ -11,19 +11,30 @@ import { webhooksContract } from './webhooks.js';
 
 const c = initContract();
 
-export const contract = c.router(
+/** The merchant API: every route a store's key calls. */
+export const merchantApiContract = c.router(
   {
     quotes: quotesContract,
     orders: ordersContract,
     shipments: shipmentsContract,
     claims: claimsContract,
-    tracking: trackingContract,
     addresses: addressesContract,
-    webhooks: webhooksContract,
     billing: billingContract,
   },
   { strictStatusCodes: true },
 );
+
+/** Signed callbacks from outside: platform backends and the tracking provider. No key. */
+export const callbackContract = c.router(
+  {
+    tracking: trackingContract,
+    webhooks: webhooksContract,
+  },
+  { strictStatusCodes: true },
+);
+
+/** Both surfaces, as the OpenAPI document and the SDK publish them. */
+export const contract = c.router({ ...merchantApiContract, ...callbackContract }, { strictStatusCodes: true });
 
 export type Contract = typeof contract;
 export * from './addresses.js';

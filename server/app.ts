@@ -3,7 +3,7 @@
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express from 'express';
 import helmet from 'helmet';
-import { contract } from '../contract/index.js';
+import { callbackContract, contract, merchantApiContract } from '../contract/index.js';
 import { buildOpenApiDocument } from '../contract/openapi.js';
 import type { AppDeps } from './deps.js';
 import { authenticateKey } from './http/authenticate.js';
@@ -52,30 +52,39 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use(docsPage());
 
-  const router = s.router(contract, refuseTestKeysWhereDeclared(contract, {
-    quotes: quotesRouter(deps),
-    orders: ordersRouter(deps),
-    shipments: shipmentsRouter(deps),
-    claims: claimsRouter(deps),
-    tracking: trackingRouter(deps),
-    addresses: addressesRouter(deps),
-    webhooks: webhooksRouter(deps),
-    billing: billingRouter(deps),
-  }));
-  createExpressEndpoints(contract, router, app, {
+  // One router per surface, each with the middleware its policy needs. The merchant API: the key,
+  // the limits, the body's bytes, then the JSON and the validation. Callbacks: the body's bytes,
+  // the signature on those bytes, then the JSON. Nothing walks a body whose sender is not
+  // authenticated; every key request counts against the limits.
+  const merchantApi = s.router(
+    merchantApiContract,
+    refuseTestKeysWhereDeclared(merchantApiContract, {
+      quotes: quotesRouter(deps),
+      orders: ordersRouter(deps),
+      shipments: shipmentsRouter(deps),
+      claims: claimsRouter(deps),
+      addresses: addressesRouter(deps),
+      billing: billingRouter(deps),
+    }),
+  );
+  createExpressEndpoints(merchantApiContract, merchantApi, app, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: true,
-    // Order of checks: the key, the limits, the body's bytes,
-    // the signature on those bytes, and only then the JSON and the validation. Nothing walks a body
-    // whose sender is not authenticated; every request counts against the limits.
     globalMiddleware: [
       authenticateKey(deps.db, deps.apiKeys.callers),
       ...(deps.rateLimiting ? [deps.rateLimiting.middleware] : []),
       readRawBody,
-      authenticateSignature(deps),
       parseJsonBody,
     ],
+    requestValidationErrorHandler,
+  });
+  const callbacks = s.router(callbackContract, { tracking: trackingRouter(deps), webhooks: webhooksRouter(deps) });
+  createExpressEndpoints(callbackContract, callbacks, app, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: true,
+    globalMiddleware: [readRawBody, authenticateSignature(deps), parseJsonBody],
     requestValidationErrorHandler,
   });
 

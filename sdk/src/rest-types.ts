@@ -202,26 +202,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/tracking/easypost/webhook": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Receive an EasyPost tracker event
-         * @description For EasyPost only (enabled by EASYPOST_WEBHOOK_SECRET). Signed: X-Hmac-Signature: hmac-sha256-hex=<HMAC-SHA256 of the raw body with the webhook secret>. A bad or missing signature is 401; a malformed event is 400 and writes nothing; an event for a tracker no shipment follows is acknowledged with matched false.
-         */
-        post: operations["tracking.easyPostWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v2/addresses/verify": {
         parameters: {
             query?: never;
@@ -242,26 +222,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/webhooks/{platform_slug}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Receive a platform message
-         * @description order.placed, fulfillment.created and refund.created from a commerce-platform backend, for the store named by `merchant`, which must have the platform connected (404 otherwise). No API key: every message is signed with the platform's shared secret in X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, within 300 s of the server clock (401 otherwise). Amounts are integer cents, checked on the raw text: 120.00 is 400. A redelivered message (same order id, fulfillment id or refund id) answers 200 with duplicate true and changes nothing. A fulfilment or refund for an order not received yet answers 500 order_not_yet_ingested: retry later. A refund without refund.id is 400; a refund id already used for another order of the store is 409 and reverses nothing. A credit is dated to refund.created_at, but never before the order's latest booking or re-pricing nor after receipt. A full refund of the protection line cancels the order even while a claim is open; the claim stays open. Test-mode orders (mode test, or test true) are validated and acknowledged with mode test, book nothing, and are never visible to live keys or in billing.
-         */
-        post: operations["webhooks.receive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/billing/statements": {
         parameters: {
             query?: never;
@@ -276,6 +236,46 @@ export interface paths {
         get: operations["billing.statements"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tracking/easypost/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive an EasyPost tracker event
+         * @description For EasyPost only (enabled by EASYPOST_WEBHOOK_SECRET). Signed: X-Hmac-Signature: hmac-sha256-hex=<HMAC-SHA256 of the raw body with the webhook secret>. A bad or missing signature is 401; a malformed event is 400 and writes nothing; an event for a tracker no shipment follows is acknowledged with matched false.
+         */
+        post: operations["tracking.easyPostWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{platform_slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a platform message
+         * @description order.placed, fulfillment.created and refund.created from a commerce-platform backend, for the store named by `merchant`, which must have the platform connected (404 otherwise). No API key: every message is signed with the platform's shared secret in X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, within 300 s of the server clock (401 otherwise). Amounts are integer cents, checked on the raw text: 120.00 is 400. A redelivered message (same order id, fulfillment id or refund id) answers 200 with duplicate true and changes nothing. A fulfilment or refund for an order not received yet answers 500 order_not_yet_ingested: retry later. A refund without refund.id is 400; a refund id already used for another order of the store is 409 and reverses nothing. A credit is dated to refund.created_at, but never before the order's latest booking or re-pricing nor after receipt. A full refund of the protection line cancels the order even while a claim is open; the claim stays open. Test-mode orders (mode test, or test true) are validated and acknowledged with mode test, book nothing, and are never visible to live keys or in billing.
+         */
+        post: operations["webhooks.receive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -794,27 +794,6 @@ export interface components {
         ClaimList: {
             data: components["schemas"]["ClaimResponse"][];
         };
-        /**
-         * EasyPostEvent
-         * @description EasyPost's Event object; tracker.created and tracker.updated carry a Tracker.
-         */
-        EasyPostEvent: {
-            /** @enum {string} */
-            object: "Event";
-            description: string;
-            result: {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
-        };
-        /** TrackingWebhookAcknowledgement */
-        TrackingWebhookAcknowledgement: {
-            /** @enum {boolean} */
-            received: true;
-            /** @description Whether a shipment follows that tracker. */
-            matched: boolean;
-        };
         /** AddressToVerify */
         AddressToVerify: {
             street_address1?: string;
@@ -863,24 +842,6 @@ export interface components {
             } | null;
             changes: ("street" | "city" | "state" | "zip" | "secondary")[];
             flags: ("vacant" | "mail_receiving_agency" | "no_mail_service" | "no_street_delivery" | "po_box" | "military" | "general_delivery")[];
-        };
-        /** WebhookAcknowledgement */
-        WebhookAcknowledgement: {
-            /** @enum {boolean} */
-            received: true;
-            event: string;
-            /** @enum {string} */
-            mode: "live" | "test";
-            /** @description The order id of the message. */
-            order_id?: string;
-            /** @description The order's premium after this message (booked net of reversals). */
-            premium_cents?: number;
-            /** @description refund.created: premium reversed by this refund. */
-            reversed_cents?: number;
-            /** @description fulfillment.created: tracking numbers newly registered. */
-            shipments_registered?: number;
-            /** @description true for a redelivered message: nothing was changed. */
-            duplicate: boolean;
         };
         /** BillingCreditWeek */
         BillingCreditWeek: {
@@ -952,6 +913,45 @@ export interface components {
             };
             /** @description premiums.total + repricings.total - credits.total: exactly the sum of the month's ledger entries. */
             net_total: number;
+        };
+        /**
+         * EasyPostEvent
+         * @description EasyPost's Event object; tracker.created and tracker.updated carry a Tracker.
+         */
+        EasyPostEvent: {
+            /** @enum {string} */
+            object: "Event";
+            description: string;
+            result: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** TrackingWebhookAcknowledgement */
+        TrackingWebhookAcknowledgement: {
+            /** @enum {boolean} */
+            received: true;
+            /** @description Whether a shipment follows that tracker. */
+            matched: boolean;
+        };
+        /** WebhookAcknowledgement */
+        WebhookAcknowledgement: {
+            /** @enum {boolean} */
+            received: true;
+            event: string;
+            /** @enum {string} */
+            mode: "live" | "test";
+            /** @description The order id of the message. */
+            order_id?: string;
+            /** @description The order's premium after this message (booked net of reversals). */
+            premium_cents?: number;
+            /** @description refund.created: premium reversed by this refund. */
+            reversed_cents?: number;
+            /** @description fulfillment.created: tracking numbers newly registered. */
+            shipments_registered?: number;
+            /** @description true for a redelivered message: nothing was changed. */
+            duplicate: boolean;
         };
     };
     responses: never;
@@ -2220,67 +2220,6 @@ export interface operations {
             };
         };
     };
-    "tracking.easyPostWebhook": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Body */
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["EasyPostEvent"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TrackingWebhookAcknowledgement"];
-                };
-            };
-            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description unauthorized: missing, malformed, revoked or unknown key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description payload_too_large: the body is over 1 MiB. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description internal_error: service fault; safe to retry. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     "addresses.verify": {
         parameters: {
             query?: never;
@@ -2342,6 +2281,143 @@ export interface operations {
             };
             /** @description rate_limited: retry with exponential backoff. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "billing.statements": {
+        parameters: {
+            query: {
+                month: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingStatement"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tracking.easyPostWebhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EasyPostEvent"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackingWebhookAcknowledgement"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2535,82 +2611,6 @@ export interface operations {
             };
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description internal_error: service fault; safe to retry. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    "billing.statements": {
-        parameters: {
-            query: {
-                month: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BillingStatement"];
-                };
-            };
-            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description unauthorized: missing, malformed, revoked or unknown key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description rate_limited: retry with exponential backoff. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
