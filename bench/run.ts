@@ -35,7 +35,7 @@ import { targetChecks, writeReport, type Result } from './report.js';
 import { upsTrackingNumber } from './requests.js';
 import { scaleRun, type ScaleResult } from './scale.js';
 import { baselineScenarios, newCounters, serverScenarios } from './scenarios.js';
-import { BENCH_INSERTS_DDL, createDatabaseIn, PLATFORM_SECRET, PLATFORM_SLUG, seed } from './seed.js';
+import { BENCH_INSERTS_DDL, createDatabaseIn, PLATFORM_SECRET, PLATFORM_SLUG, seed, BENCH_OPERATOR } from './seed.js';
 import { killTargets, startTarget, type Target } from './targets.js';
 
 async function main(): Promise<void> {
@@ -59,8 +59,8 @@ async function main(): Promise<void> {
 
     const db = createDatabase(url, { poolSize: 2 });
     const seeded = await seed(db, 'bench-store');
-    await createPlatform(db, PLATFORM_SLUG, PLATFORM_SECRET);
-    await connectStore(db, seeded.store.slug, PLATFORM_SLUG);
+    await createPlatform(db, BENCH_OPERATOR, PLATFORM_SLUG, PLATFORM_SECRET);
+    await connectStore(db, BENCH_OPERATOR, seeded.store.slug, PLATFORM_SLUG);
     await db.$disconnect();
     const runId = randomUUID().slice(0, 8);
     if (detectCarrier(upsTrackingNumber('ABCDEF', 1)) !== 'ups') throw new Error('the generated tracking numbers are not detected as UPS');

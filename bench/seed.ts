@@ -8,6 +8,10 @@ import type { StoreScope } from '../server/domain/actor.js';
 import { authenticateApiKey, issueApiKey, type Caller } from '../server/domain/api-keys.js';
 import { createQuote } from '../server/domain/quotes.js';
 import { createStore, type StoreContext } from '../server/domain/stores.js';
+import type { Actor } from '../server/domain/actor.js';
+
+/** The operator the bench acts as, in the audit log. */
+export const BENCH_OPERATOR: Actor = { kind: 'operator', name: 'bench' };
 
 /** The platform whose signed order.placed messages the webhook scenario sends. */
 export const PLATFORM_SLUG = 'benchplatform';
@@ -27,14 +31,14 @@ export function keyScope(caller: Caller): StoreScope {
 }
 
 export async function seed(db: Database, slug: string): Promise<Seeded> {
-  const store = await createStore(db, {
+  const store = await createStore(db, BENCH_OPERATOR, {
     slug,
     name: `Bench ${slug}`,
     pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null },
     protectionSkus: [],
     quoteOrigin: 'backend',
   });
-  const live = await issueApiKey(db, { storeSlug: slug, mode: 'live', scope: 'store' });
+  const live = await issueApiKey(db, BENCH_OPERATOR, { storeSlug: slug, mode: 'live', scope: 'store' });
   const scope = keyScope(await authenticateApiKey(db, live.key));
   // The quote every benchmarked order names: a year's lifetime is not possible, so quotes are
   // re-issued per run (24 h is plenty for one run).

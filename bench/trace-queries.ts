@@ -22,6 +22,7 @@ import { migrate } from '../server/db/migrate.js';
 import { issueApiKey } from '../server/domain/api-keys.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { createStore } from '../server/domain/stores.js';
+import { BENCH_OPERATOR } from './seed.js';
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(os.tmpdir(), 'op-trace-pg-'));
@@ -31,17 +32,17 @@ async function main(): Promise<void> {
     const url = cluster.urlFor('trace');
     await migrate(url);
     const db = createDatabase(url, { poolSize: 4 });
-    const store = await createStore(db, {
+    const store = await createStore(db, BENCH_OPERATOR, {
       slug: 'trace',
       name: 'Trace',
       pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null },
       protectionSkus: [],
       quoteOrigin: 'backend',
     });
-    const { key } = await issueApiKey(db, { storeSlug: store.slug, mode: 'live', scope: 'store' });
+    const { key } = await issueApiKey(db, BENCH_OPERATOR, { storeSlug: store.slug, mode: 'live', scope: 'store' });
     const secret = 'trace-platform-secret-0123456789';
-    await createPlatform(db, 'traceplatform', secret);
-    await connectStore(db, store.slug, 'traceplatform');
+    await createPlatform(db, BENCH_OPERATOR, 'traceplatform', secret);
+    await connectStore(db, BENCH_OPERATOR, store.slug, 'traceplatform');
 
     const { app, stop } = await startBenchApp(url, 4);
     const server: Server = app.listen(0, '127.0.0.1');

@@ -3,6 +3,10 @@
 import type { Database } from './db/client.js';
 import { issueApiKey, type IssuedKey } from './domain/api-keys.js';
 import { createStore, type StoreContext } from './domain/stores.js';
+import type { Actor } from './domain/actor.js';
+
+/** The demo store is set up by the service itself, at first start on the embedded database. */
+const DEMO_SETUP: Actor = { kind: 'system', job: 'demo-store' };
 
 export const DEMO_STORE_SLUG = 'demo-store';
 
@@ -15,15 +19,15 @@ export interface DemoStore {
 /** Creates the demo store when the database has no store at all; returns null otherwise. */
 export async function createDemoStoreIfEmpty(db: Database): Promise<DemoStore | null> {
   if ((await db.store.count()) > 0) return null;
-  const store = await createStore(db, {
+  const store = await createStore(db, DEMO_SETUP, {
     slug: DEMO_STORE_SLUG,
     name: 'Demo Store',
     pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: 500_000 },
     protectionSkus: [],
     quoteOrigin: 'backend',
   });
-  const liveKey = await issueApiKey(db, { storeSlug: store.slug, mode: 'live', scope: 'store' });
-  const testKey = await issueApiKey(db, { storeSlug: store.slug, mode: 'test', scope: 'store' });
+  const liveKey = await issueApiKey(db, DEMO_SETUP, { storeSlug: store.slug, mode: 'live', scope: 'store' });
+  const testKey = await issueApiKey(db, DEMO_SETUP, { storeSlug: store.slug, mode: 'test', scope: 'store' });
   return { store, liveKey, testKey };
 }
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { createStore } from '../server/domain/stores.js';
 import { call } from './support/http.js';
-import { createTestDatabase, startService, type TestService } from './support/service.js';
+import { createTestDatabase, startService, type TestService, TEST_OPERATOR } from './support/service.js';
 
 const execFileAsync = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -59,7 +59,7 @@ beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   service = await startService({ databaseUrl });
   // The key tests get their merchant directly, so they do not depend on the merchant tests.
-  await createStore(service.db, {
+  await createStore(service.db, TEST_OPERATOR, {
     slug: KEY_MERCHANT,
     name: 'CLI keys',
     pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null },

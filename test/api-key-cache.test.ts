@@ -6,7 +6,7 @@ import pg from 'pg';
 import { createCallerCache } from '../server/domain/api-key-cache.js';
 import { issueApiKey, revokeApiKey, type Caller } from '../server/domain/api-keys.js';
 import { call } from './support/http.js';
-import { createTestDatabase, seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+import { createTestDatabase, seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 
 const quote = { cart: { covered: { amount: '200.00' } } };
 let databaseUrl: string;
@@ -43,7 +43,7 @@ async function revokeSilently(keyId: string): Promise<void> {
 
 describe('a key in use', () => {
   it('is served from memory: a revocation nobody is told of goes unseen until a change is notified', async () => {
-    const issued = await issueApiKey(a.db, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
+    const issued = await issueApiKey(a.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
     expect((await quoteWith(a, issued.key)).status).toBe(201);
     await revokeSilently(issued.id);
     // The database says revoked; the instance did not read it, which is what the cache is for.
@@ -55,9 +55,9 @@ describe('a key in use', () => {
   });
 
   it('is refused by every instance once a revocation made through one of them reaches it', async () => {
-    const issued = await issueApiKey(a.db, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
+    const issued = await issueApiKey(a.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
     expect([(await quoteWith(a, issued.key)).status, (await quoteWith(b, issued.key)).status]).toEqual([201, 201]);
-    await revokeApiKey(a.db, issued.id, new Date());
+    await revokeApiKey(a.db, TEST_OPERATOR, issued.id, new Date());
     await Promise.all([a.settled(), b.settled()]);
     expect([(await quoteWith(a, issued.key)).status, (await quoteWith(b, issued.key)).status]).toEqual([401, 401]);
   });
@@ -82,7 +82,7 @@ describe('when the notification channel drops', () => {
     ).rows.map((row) => row.pid);
 
   it('forgets what it cached, reads the database until it listens again, then caches again', async () => {
-    const issued = await issueApiKey(a.db, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
+    const issued = await issueApiKey(a.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
     expect((await quoteWith(b, issued.key)).status).toBe(201);
     // Cut both instances' listening connections, as a database restart or a network fault would.
     const before = await listenerPids();
@@ -99,7 +99,7 @@ describe('when the notification channel drops', () => {
     expect(after).toHaveLength(2);
     expect(after.filter((pid) => before.includes(pid))).toEqual([]);
     // And cache again: a silent revocation of a key in use goes unseen once more.
-    const next = await issueApiKey(a.db, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
+    const next = await issueApiKey(a.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
     expect((await quoteWith(b, next.key)).status).toBe(201);
     await revokeSilently(next.id);
     expect((await quoteWith(b, next.key)).status).toBe(201);

@@ -45,7 +45,7 @@ import {
 } from './support/fuzz-arbitraries.js';
 import { assertClientError, assertJsonNot5xx, assertSuccess, encodeSegment, send, signEasyPost, type RawAnswer } from './support/fuzz-http.js';
 import { call, orderBody } from './support/http.js';
-import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 
 const SEED = Number.parseInt(process.env.FUZZ_SEED ?? '20261122', 10);
 const RUNS = Number.parseInt(process.env.FUZZ_RUNS ?? '40', 10);
@@ -70,8 +70,8 @@ beforeAll(async () => {
   service = await startService({ easyPostWebhookSecret: EASYPOST_SECRET });
   shop = await seedStore(service.db);
   pushed = await seedStore(service.db);
-  await createPlatform(service.db, PLATFORM, PLATFORM_SECRET);
-  await connectStore(service.db, pushed.store.slug, PLATFORM);
+  await createPlatform(service.db, TEST_OPERATOR, PLATFORM, PLATFORM_SECRET);
+  await connectStore(service.db, TEST_OPERATOR, pushed.store.slug, PLATFORM);
   // Live objects for the routes that read or change one (test keys answer 404 there).
   // With a billing address, so that any partial address in an update merges into a complete one.
   const billing_address = { street_address1: '1 Main St', city: 'Springfield', province: 'IL', zip: '62701', country_code: 'US' };

@@ -10,7 +10,7 @@ import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { inspectJsonText, MAX_JSON_DEPTH } from '../server/http/json-text.js';
 import { signEasyPost } from './support/fuzz-http.js';
 import { call, orderBody, tableCounts } from './support/http.js';
-import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 
 const PLATFORM = 'deepshop';
 const SECRET = 'deepshop-shared-secret-0123456789';
@@ -21,8 +21,8 @@ let shop: SeededStore;
 beforeAll(async () => {
   service = await startService({ easyPostWebhookSecret: EASYPOST_SECRET });
   shop = await seedStore(service.db);
-  await createPlatform(service.db, PLATFORM, SECRET);
-  await connectStore(service.db, shop.store.slug, PLATFORM);
+  await createPlatform(service.db, TEST_OPERATOR, PLATFORM, SECRET);
+  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, PLATFORM);
 });
 afterAll(async () => service.close());
 

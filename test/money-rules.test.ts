@@ -11,7 +11,7 @@ import { signWebhook } from '../contract/webhook-signature.js';
 import { creditDate } from '../server/domain/refunds.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { call, orderBody } from './support/http.js';
-import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 
 const PLATFORM = 'moneyshop';
 const SECRET = 'moneyshop-shared-secret-0123456789';
@@ -21,8 +21,8 @@ let shop: SeededStore;
 beforeAll(async () => {
   service = await startService({ exposeMetrics: true });
   shop = await seedStore(service.db);
-  await createPlatform(service.db, PLATFORM, SECRET);
-  await connectStore(service.db, shop.store.slug, PLATFORM);
+  await createPlatform(service.db, TEST_OPERATOR, PLATFORM, SECRET);
+  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, PLATFORM);
   // Re-pricings and receipts are dated to the service clock: 2026-11-25 12:00 UTC.
   service.clock.advance(Date.parse('2026-11-25T12:00:00Z') - service.clock.now().getTime());
 });

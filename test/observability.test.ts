@@ -5,7 +5,7 @@ import { signWebhook } from '../contract/webhook-signature.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { createLogger } from '../server/logger.js';
 import { call, orderBody } from './support/http.js';
-import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 
 const logLines: string[] = [];
 const capture = new Writable({
@@ -28,8 +28,8 @@ beforeAll(async () => {
   });
   hidden = await startService({ databaseUrl: service.databaseUrl });
   shop = await seedStore(service.db);
-  await createPlatform(service.db, 'obsplatform', SECRET);
-  await connectStore(service.db, shop.store.slug, 'obsplatform');
+  await createPlatform(service.db, TEST_OPERATOR, 'obsplatform', SECRET);
+  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, 'obsplatform');
 });
 afterAll(async () => {
   await service.close();

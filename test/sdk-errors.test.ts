@@ -22,7 +22,7 @@ import {
   type OrderRequest,
 } from '../sdk/src/index.js';
 import { orderBody } from './support/http.js';
-import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 
 let service: TestService;
 let shop: SeededStore;
@@ -67,7 +67,7 @@ describe('errors from the real server', () => {
   });
 
   it('403: PermissionError for a key not scoped to a store', async () => {
-    const account = await issueApiKey(service.db, { storeSlug: shop.store.slug, mode: 'live', scope: 'account' });
+    const account = await issueApiKey(service.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'account' });
     const error = await failure(new Client({ apiKey: account.key, baseUrl: service.baseUrl }).orders.retrieve('1001'));
     expect(error).toBeInstanceOf(PermissionError);
     expectAnswered(error, 403, 'forbidden');
@@ -161,8 +161,8 @@ describe('errors from the real server', () => {
 
   it('5xx: APIError, e.g. 500 order_not_yet_ingested for a fulfilment that came first', async () => {
     const secret = 'errors-platform-secret-0123456789';
-    await createPlatform(service.db, 'errorsplatform', secret);
-    await connectStore(service.db, shop.store.slug, 'errorsplatform');
+    await createPlatform(service.db, TEST_OPERATOR, 'errorsplatform', secret);
+    await connectStore(service.db, TEST_OPERATOR, shop.store.slug, 'errorsplatform');
     const error = await failure(
       sendPlatformMessage({
         baseUrl: service.baseUrl,

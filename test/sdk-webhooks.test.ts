@@ -14,7 +14,7 @@ import {
   WEBHOOK_TOLERANCE_SECONDS,
   type OrderPlacedMessage,
 } from '../sdk/src/index.js';
-import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 
 const PLATFORM = 'sdkwire';
 const SECRET = 'sdkwire-shared-secret-0123456789';
@@ -25,8 +25,8 @@ let sequence = 0;
 beforeAll(async () => {
   service = await startService();
   shop = await seedStore(service.db); // 1.5 %, minimum 0.98
-  await createPlatform(service.db, PLATFORM, SECRET);
-  await connectStore(service.db, shop.store.slug, PLATFORM);
+  await createPlatform(service.db, TEST_OPERATOR, PLATFORM, SECRET);
+  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, PLATFORM);
 });
 afterAll(async () => service.close());
 

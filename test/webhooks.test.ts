@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { call, orderBody, tableCounts } from './support/http.js';
-import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 
 const PLATFORM = 'shopwire';
 const SECRET = 'shopwire-shared-secret-0123456789';
@@ -16,9 +16,9 @@ beforeAll(async () => {
   service = await startService();
   shop = await seedStore(service.db); // 1.5 %, minimum 0.98
   unconnected = await seedStore(service.db);
-  await createPlatform(service.db, PLATFORM, SECRET);
-  await createPlatform(service.db, 'otherplatform', 'another-secret-0123456789');
-  await connectStore(service.db, shop.store.slug, PLATFORM);
+  await createPlatform(service.db, TEST_OPERATOR, PLATFORM, SECRET);
+  await createPlatform(service.db, TEST_OPERATOR, 'otherplatform', 'another-secret-0123456789');
+  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, PLATFORM);
 });
 afterAll(async () => service.close());
 

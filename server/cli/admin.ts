@@ -6,12 +6,14 @@
 // 2 bad usage or configuration, reported before any database is touched.
 // With --json, stdout carries exactly one JSON object, the result or {error, error_code, errors}.
 import { randomBytes } from 'node:crypto';
+import { userInfo } from 'node:os';
 import { Command, CommanderError } from 'commander';
 import { z } from 'zod';
 import type { ErrorCode, FieldError } from '../../contract/errors.js';
 import { centsToMajorString, majorTextToCents, QUOTE_AMOUNT_PATTERN } from '../../contract/money.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createDatabase, type Database } from '../db/client.js';
+import type { Actor } from '../domain/actor.js';
 import { resolveDatabase } from '../db/resolve.js';
 import { issueApiKey, revokeApiKey, type IssuedKey } from '../domain/api-keys.js';
 import { CLAIM_STATUSES } from '../../contract/claims.js';
@@ -24,6 +26,15 @@ import { toClaimResponse } from '../wire/claims.js';
 import { connectStore, createPlatform, MIN_SECRET_LENGTH } from '../domain/platforms.js';
 import { SLUG_PATTERN, SLUG_RULE } from '../domain/slug.js';
 import { createStore, findStoreBySlug, isUsableSku, MAX_RATE_BPS, SKU_RULE, updateStoreDeclarations, type StoreContext } from '../domain/stores.js';
+
+/** The operator running the CLI, as the audit log records it: the system user's name. */
+function operator(): Actor {
+  try {
+    return { kind: 'operator', name: userInfo().username };
+  } catch {
+    return { kind: 'operator', name: process.env.USER ?? 'unknown' };
+  }
+}
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -178,7 +189,7 @@ function readConfig(): Config {
 async function merchantCreate(command: Command): Promise<Report> {
   const options = parseOptions(MerchantCreateOptions, command);
   const store = await withDatabase((db) =>
-    createStore(db, {
+    createStore(db, operator(), {
       slug: options.slug,
       name: options.name,
       pricing: {
@@ -196,14 +207,14 @@ async function merchantCreate(command: Command): Promise<Report> {
 async function keyCreate(command: Command): Promise<Report> {
   const options = parseOptions(KeyCreateOptions, command);
   const issued = await withDatabase((db) =>
-    issueApiKey(db, { storeSlug: options.merchant, mode: options.mode, scope: options.account ? 'account' : 'store' }),
+    issueApiKey(db, operator(), { storeSlug: options.merchant, mode: options.mode, scope: options.account ? 'account' : 'store' }),
   );
   return { json: { key: keyJson(issued) }, lines: describeKey(issued) };
 }
 
 async function keyRevoke(command: Command): Promise<Report> {
   const options = parseOptions(KeyRevokeOptions, command);
-  const revoked = await withDatabase((db) => revokeApiKey(db, options.id, new Date()));
+  const revoked = await withDatabase((db) => revokeApiKey(db, operator(), options.id, new Date()));
   return {
     json: { revoked: { id: revoked.id, revoked_at: revoked.revokedAt.toISOString() } },
     lines: [`Revoked API key ${revoked.id} (revoked at ${revoked.revokedAt.toISOString()}).`],
@@ -214,7 +225,7 @@ async function merchantUpdate(command: Command): Promise<Report> {
   const options = parseOptions(MerchantUpdateOptions, command);
   const protectionSkus = options.clearProtectionSkus ? [] : options.protectionSku;
   const store = await withDatabase((db) =>
-    updateStoreDeclarations(db, options.slug, { protectionSkus, quoteOrigin: options.quoteOrigin }),
+    updateStoreDeclarations(db, operator(), options.slug, { protectionSkus, quoteOrigin: options.quoteOrigin }),
   );
   return { json: { store: storeJson(store) }, lines: [`Updated merchant "${store.slug}".`, ...describeStore(store).slice(1, 3)] };
 }
@@ -223,7 +234,7 @@ async function platformCreate(command: Command): Promise<Report> {
   const options = parseOptions(PlatformCreateOptions, command);
   // Without --secret one is made here, so it never has to pass through a shell history.
   const secret = options.secret ?? randomBytes(32).toString('base64url');
-  const platform = await withDatabase((db) => createPlatform(db, options.slug, secret));
+  const platform = await withDatabase((db) => createPlatform(db, operator(), options.slug, secret));
   const shown = options.secret === undefined;
   return {
     json: { platform: { id: platform.id, slug: platform.slug, ...(shown ? { secret } : {}) } },
@@ -237,7 +248,7 @@ async function platformCreate(command: Command): Promise<Report> {
 
 async function merchantConnect(command: Command): Promise<Report> {
   const options = parseOptions(MerchantConnectOptions, command);
-  const link = await withDatabase((db) => connectStore(db, options.merchant, options.platform));
+  const link = await withDatabase((db) => connectStore(db, operator(), options.merchant, options.platform));
   return {
     json: { connected: link },
     lines: [`Merchant "${link.store}" now takes messages from platform "${link.platform}" at POST /api/webhooks/${link.platform}.`],
@@ -246,7 +257,7 @@ async function merchantConnect(command: Command): Promise<Report> {
 
 async function claimSetStatus(command: Command): Promise<Report> {
   const options = parseOptions(ClaimSetStatusOptions, command);
-  const claim = await withDatabase((db) => setClaimStatus(db, options.id, options.status, new Date(), options.note));
+  const claim = await withDatabase((db) => setClaimStatus(db, operator(), options.id, options.status, new Date(), options.note));
   return {
     json: { claim: toClaimResponse(claim) },
     lines: [`Claim ${claim.id} on order "${claim.sourceOrderId}" is ${claim.status}.`],

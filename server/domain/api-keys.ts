@@ -4,6 +4,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hotQuery, type Database, type HotStatement } from '../db/client.js';
 import type { Store } from '../db/generated/client.js';
 import type { CallerCache } from './api-key-cache.js';
+import type { Actor } from './actor.js';
+import { recordAudit } from './audit.js';
 import { AppError } from './errors.js';
 import { isUuid } from './ids.js';
 import { toStoreContext, type StoreContext } from './stores.js';
@@ -58,25 +60,34 @@ export function generateApiKey(mode: KeyMode): string {
 
 export async function issueApiKey(
   db: Database,
+  actor: Actor,
   input: { storeSlug: string; mode: KeyMode; scope: KeyScope },
 ): Promise<IssuedKey> {
   const store = await db.store.findUnique({ where: { slug: input.storeSlug } });
   if (!store) throw new AppError('not_found', `No store with slug "${input.storeSlug}".`);
   const key = generateApiKey(input.mode);
   const last4 = key.slice(-4);
-  const row = await db.apiKey.create({
-    data: { storeId: store.id, mode: input.mode, scope: input.scope, keyHash: hashApiKey(key), last4 },
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.apiKey.create({
+      data: { storeId: store.id, mode: input.mode, scope: input.scope, keyHash: hashApiKey(key), last4 },
+    });
+    const details = { mode: input.mode, scope: input.scope, last4 };
+    await recordAudit(tx, actor, { storeId: store.id, action: 'api_key.created', subject: { type: 'api_key', id: created.id }, details, at: created.createdAt });
+    return created;
   });
   return { id: row.id, key, mode: input.mode, scope: input.scope, storeSlug: store.slug, last4 };
 }
 
-export async function revokeApiKey(db: Database, id: string, now: Date): Promise<{ id: string; revokedAt: Date }> {
+export async function revokeApiKey(db: Database, actor: Actor, id: string, now: Date): Promise<{ id: string; revokedAt: Date }> {
   if (!isUuid(id)) throw new AppError('not_found', `No API key with id "${id}".`);
-  // Revoking twice keeps the first revocation time.
-  await db.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
-  const row = await db.apiKey.findUnique({ where: { id } });
-  if (!row?.revokedAt) throw new AppError('not_found', `No API key with id "${id}".`);
-  return { id: row.id, revokedAt: row.revokedAt };
+  return db.$transaction(async (tx) => {
+    // Revoking twice keeps the first revocation time, and records the revocation once.
+    const { count } = await tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
+    const row = await tx.apiKey.findUnique({ where: { id } });
+    if (!row?.revokedAt) throw new AppError('not_found', `No API key with id "${id}".`);
+    if (count > 0) await recordAudit(tx, actor, { storeId: row.storeId, action: 'api_key.revoked', subject: { type: 'api_key', id }, at: now });
+    return { id: row.id, revokedAt: row.revokedAt };
+  });
 }
 
 /**

@@ -6,6 +6,8 @@ import type { CLAIM_STATUSES, ClaimRequest } from '../../contract/claims.js';
 import type { FieldError } from '../../contract/errors.js';
 import type { Database, Prisma, Transaction } from '../db/client.js';
 import type { StoreScope } from './actor.js';
+import type { Actor } from './actor.js';
+import { recordAudit } from './audit.js';
 import { AppError } from './errors.js';
 import { lockExistingOrderRow, orderNotFound } from './order-lock.js';
 import { assertUniqueIds, isUuid } from './ids.js';
@@ -128,6 +130,7 @@ export async function createClaim(db: Database, scope: StoreScope, input: ClaimI
       },
       include: claimInclude,
     });
+    await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'claim.filed', subject: { type: 'claim', id: row.id }, at: now });
     return toClaimRecord(row);
   });
 }
@@ -151,7 +154,7 @@ export async function listClaims(db: Database, scope: StoreScope, sourceOrderId:
 }
 
 /** Moves a claim to a new status (operators, through the admin CLI). Setting the current status again is a no-op. */
-export async function setClaimStatus(db: Database, id: string, status: ClaimStatus, now: Date, note?: string): Promise<ClaimRecord> {
+export async function setClaimStatus(db: Database, actor: Actor, id: string, status: ClaimStatus, now: Date, note?: string): Promise<ClaimRecord> {
   if (!isUuid(id)) throw new AppError('not_found', `No claim with id "${id}".`);
   return db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<Array<{ status: ClaimStatus }>>`SELECT status FROM claims WHERE id = ${id}::uuid FOR UPDATE`;
@@ -171,6 +174,9 @@ export async function setClaimStatus(db: Database, id: string, status: ClaimStat
         data: { status, updatedOn: now, ...(resolved ? { resolvedOn: now } : {}) },
       });
       await tx.claimStatusChange.create({ data: { claimId: id, fromStatus: current, toStatus: status, note: note ?? null, createdAt: now } });
+      const claim = await tx.claim.findUniqueOrThrow({ where: { id }, select: { storeId: true } });
+      const details = { from: current, to: status };
+      await recordAudit(tx, actor, { storeId: claim.storeId, action: 'claim.status_changed', subject: { type: 'claim', id }, details, at: now });
     }
     return toClaimRecord(await tx.claim.findUniqueOrThrow({ where: { id }, include: claimInclude }));
   });

@@ -1,6 +1,8 @@
 // Commerce platforms that push messages, and which stores take them (README, Platform webhooks).
 import type { Database } from '../db/client.js';
 import { isUniqueViolation } from '../db/client.js';
+import type { Actor } from './actor.js';
+import { recordAudit } from './audit.js';
 import { AppError } from './errors.js';
 import { SLUG_PATTERN, SLUG_RULE } from './slug.js';
 import { toStoreContext, type StoreContext } from './stores.js';
@@ -13,12 +15,15 @@ export interface PlatformRecord {
   secret: string;
 }
 
-export async function createPlatform(db: Database, slug: string, secret: string): Promise<{ id: string; slug: string }> {
+export async function createPlatform(db: Database, actor: Actor, slug: string, secret: string): Promise<{ id: string; slug: string }> {
   if (!SLUG_PATTERN.test(slug)) throw new AppError('invalid_request', 'The platform slug is not valid.', [{ field: 'slug', message: SLUG_RULE }]);
   if (secret.length < MIN_SECRET_LENGTH) throw new AppError('invalid_request', `The shared secret must be at least ${MIN_SECRET_LENGTH} characters.`);
   try {
-    const row = await db.platform.create({ data: { slug, secret } });
-    return { id: row.id, slug: row.slug };
+    return await db.$transaction(async (tx) => {
+      const row = await tx.platform.create({ data: { slug, secret } });
+      await recordAudit(tx, actor, { storeId: null, action: 'platform.created', subject: { type: 'platform', id: row.id }, details: { slug }, at: new Date() });
+      return { id: row.id, slug: row.slug };
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('conflict', `A platform with slug "${slug}" already exists.`);
     throw error;
@@ -31,15 +36,17 @@ export async function findPlatform(db: Database, slug: string): Promise<Platform
 }
 
 /** Connects a store to a platform; connecting twice is a no-op. */
-export async function connectStore(db: Database, storeSlug: string, platformSlug: string): Promise<{ store: string; platform: string }> {
+export async function connectStore(db: Database, actor: Actor, storeSlug: string, platformSlug: string): Promise<{ store: string; platform: string }> {
   const store = await db.store.findUnique({ where: { slug: storeSlug } });
   if (!store) throw new AppError('not_found', `No store with slug "${storeSlug}".`);
   const platform = await db.platform.findUnique({ where: { slug: platformSlug } });
   if (!platform) throw new AppError('not_found', `No platform with slug "${platformSlug}".`);
-  await db.storePlatform.upsert({
-    where: { storeId_platformId: { storeId: store.id, platformId: platform.id } },
-    create: { storeId: store.id, platformId: platform.id },
-    update: {},
+  await db.$transaction(async (tx) => {
+    const existing = await tx.storePlatform.findUnique({ where: { storeId_platformId: { storeId: store.id, platformId: platform.id } } });
+    if (existing) return;
+    await tx.storePlatform.create({ data: { storeId: store.id, platformId: platform.id } });
+    const details = { platform: platform.slug };
+    await recordAudit(tx, actor, { storeId: store.id, action: 'store.platform_connected', subject: { type: 'store', id: store.id }, details, at: new Date() });
   });
   return { store: store.slug, platform: platform.slug };
 }

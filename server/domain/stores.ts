@@ -4,6 +4,8 @@ import { isUniqueViolation } from '../db/client.js';
 import type { Store } from '../db/generated/client.js';
 import { codePointLength } from '../../contract/common.js';
 import type { FieldError } from '../../contract/errors.js';
+import type { Actor } from './actor.js';
+import { recordAudit } from './audit.js';
 import { AppError } from './errors.js';
 import { SLUG_PATTERN, SLUG_RULE } from './slug.js';
 import type { PricingTerms } from './pricing.js';
@@ -78,21 +80,25 @@ export function toStoreContext(row: Store): StoreContext {
   };
 }
 
-export async function createStore(db: Database, input: NewStore): Promise<StoreContext> {
+export async function createStore(db: Database, actor: Actor, input: NewStore): Promise<StoreContext> {
   assertValidSettings(input);
   try {
-    const row = await db.store.create({
-      data: {
-        slug: input.slug,
-        name: input.name,
-        rateBps: input.pricing.rateBps,
-        minPremiumCents: input.pricing.minPremiumCents,
-        maxCoveredCents: input.pricing.maxCoveredCents,
-        protectionSkus: input.protectionSkus,
-        quoteOrigin: input.quoteOrigin,
-      },
+    return await db.$transaction(async (tx) => {
+      const row = await tx.store.create({
+        data: {
+          slug: input.slug,
+          name: input.name,
+          rateBps: input.pricing.rateBps,
+          minPremiumCents: input.pricing.minPremiumCents,
+          maxCoveredCents: input.pricing.maxCoveredCents,
+          protectionSkus: input.protectionSkus,
+          quoteOrigin: input.quoteOrigin,
+        },
+        });
+      const details = { slug: row.slug, rate_bps: row.rateBps, protection_skus: row.protectionSkus, quote_origin: row.quoteOrigin };
+      await recordAudit(tx, actor, { storeId: row.id, action: 'store.created', subject: { type: 'store', id: row.id }, details, at: new Date() });
+      return toStoreContext(row);
     });
-    return toStoreContext(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('conflict', `A store with slug "${input.slug}" already exists.`);
     throw error;
@@ -105,23 +111,30 @@ export async function findStoreBySlug(db: Database, slug: string): Promise<Store
   return toStoreContext(row);
 }
 
-/** The integration declarations a store can change later (SPEC.md §1 point 4). */
+/** The integration declarations a store can change later (README, Protection SKUs and other integration declarations). */
 export interface StoreDeclarations {
   /** Replaces the declared protection SKUs when given. */
   protectionSkus?: string[];
   quoteOrigin?: QuoteOrigin;
 }
 
-export async function updateStoreDeclarations(db: Database, slug: string, declarations: StoreDeclarations): Promise<StoreContext> {
+export async function updateStoreDeclarations(db: Database, actor: Actor, slug: string, declarations: StoreDeclarations): Promise<StoreContext> {
   assertValidSettings({ protectionSkus: declarations.protectionSkus });
-  const existing = await db.store.findUnique({ where: { slug } });
-  if (!existing) throw new AppError('not_found', `No store with slug "${slug}".`);
-  const row = await db.store.update({
-    where: { slug },
-    data: {
-      ...(declarations.protectionSkus === undefined ? {} : { protectionSkus: declarations.protectionSkus }),
-      ...(declarations.quoteOrigin === undefined ? {} : { quoteOrigin: declarations.quoteOrigin }),
-    },
+  return db.$transaction(async (tx) => {
+    const existing = await tx.store.findUnique({ where: { slug } });
+    if (!existing) throw new AppError('not_found', `No store with slug "${slug}".`);
+    const row = await tx.store.update({
+      where: { slug },
+      data: {
+        ...(declarations.protectionSkus === undefined ? {} : { protectionSkus: declarations.protectionSkus }),
+        ...(declarations.quoteOrigin === undefined ? {} : { quoteOrigin: declarations.quoteOrigin }),
+      },
+    });
+    const details = {
+      ...(declarations.protectionSkus === undefined ? {} : { protection_skus: declarations.protectionSkus }),
+      ...(declarations.quoteOrigin === undefined ? {} : { quote_origin: declarations.quoteOrigin }),
+    };
+    await recordAudit(tx, actor, { storeId: row.id, action: 'store.settings_changed', subject: { type: 'store', id: row.id }, details, at: new Date() });
+    return toStoreContext(row);
   });
-  return toStoreContext(row);
 }

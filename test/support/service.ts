@@ -10,6 +10,7 @@ import { ensureDatabase } from '../../server/db/embedded.js';
 import { migrate } from '../../server/db/migrate.js';
 import { issueApiKey } from '../../server/domain/api-keys.js';
 import type { ApiKeyCache } from '../../server/domain/api-key-cache.js';
+import type { Actor } from '../../server/domain/actor.js';
 import type { Clock } from '../../server/domain/clock.js';
 import type { AddressVerifier } from '../../server/domain/addresses.js';
 import type { TrackingProvider } from '../../server/domain/tracking.js';
@@ -21,6 +22,9 @@ import { createOfflineVerifier } from '../../server/addresses/offline.js';
 import type { TrackingJobs } from '../../server/jobs/tracking-jobs.js';
 import { createSandboxProvider } from '../../server/tracking/sandbox.js';
 import { createStore, type StoreContext } from '../../server/domain/stores.js';
+
+/** The operator the tests act as, in the audit log. */
+export const TEST_OPERATOR: Actor = { kind: 'operator', name: 'test-suite' };
 
 /** Real time plus an offset the test can move forward. */
 export class TestClock implements Clock {
@@ -128,14 +132,14 @@ export async function seedStore(
   pricing: Partial<StoreContext['pricing']> = {},
 ): Promise<SeededStore> {
   storeCounter += 1;
-  const store = await createStore(db, {
+  const store = await createStore(db, TEST_OPERATOR, {
     slug: `store-${storeCounter}-${randomUUID().slice(0, 8)}`,
     name: `Store ${storeCounter}`,
     pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null, ...pricing },
     protectionSkus: [],
     quoteOrigin: 'backend',
   });
-  const live = await issueApiKey(db, { storeSlug: store.slug, mode: 'live', scope: 'store' });
-  const test = await issueApiKey(db, { storeSlug: store.slug, mode: 'test', scope: 'store' });
+  const live = await issueApiKey(db, TEST_OPERATOR, { storeSlug: store.slug, mode: 'live', scope: 'store' });
+  const test = await issueApiKey(db, TEST_OPERATOR, { storeSlug: store.slug, mode: 'test', scope: 'store' });
   return { store, liveKey: live.key, testKey: test.key };
 }

@@ -1,0 +1,38 @@
+// The audit log: who changed what. One append-only row per change that matters, written in the
+// same transaction as the change, so a change is never without its record (nor a record without
+// its change). Details hold ids and small facts only: never a secret or personal data.
+import type { Database, Prisma, Transaction } from '../db/client.js';
+import { actorColumns, type Actor } from './actor.js';
+
+export type AuditAction =
+  | 'store.created'
+  | 'store.settings_changed'
+  | 'store.platform_connected'
+  | 'platform.created'
+  | 'api_key.created'
+  | 'api_key.revoked'
+  | 'order.cancelled'
+  | 'claim.filed'
+  | 'claim.status_changed';
+
+export interface AuditEntry {
+  storeId: string | null;
+  action: AuditAction;
+  subject: { type: 'store' | 'platform' | 'api_key' | 'order' | 'claim'; id: string };
+  details?: Prisma.InputJsonObject;
+  at: Date;
+}
+
+export async function recordAudit(db: Database | Transaction, actor: Actor, entry: AuditEntry): Promise<void> {
+  await db.auditEvent.create({
+    data: {
+      storeId: entry.storeId,
+      ...actorColumns(actor),
+      action: entry.action,
+      subjectType: entry.subject.type,
+      subjectId: entry.subject.id,
+      details: entry.details ?? {},
+      createdAt: entry.at,
+    },
+  });
+}
