@@ -10,22 +10,21 @@ import { userInfo } from 'node:os';
 import { Command, CommanderError } from 'commander';
 import { z } from 'zod';
 import type { ErrorCode, FieldError } from '../../contract/errors.js';
-import { centsToMajorString, majorTextToCents, QUOTE_AMOUNT_PATTERN } from '../../contract/money.js';
+import { centsToMajorString } from '../../contract/money.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
+import { MerchantCreateOptions, KeyCreateOptions, KeyRevokeOptions, MerchantUpdateOptions, PlatformCreateOptions, MerchantConnectOptions, ClaimSetStatusOptions, BillingReportOptions } from './options.js';
 import { createDatabase, type Database } from '../db/client.js';
 import type { Actor } from '../domain/actor.js';
 import { resolveDatabase } from '../db/resolve.js';
 import { issueApiKey, revokeApiKey, type IssuedKey } from '../domain/api-keys.js';
 import { CLAIM_STATUSES } from '../../contract/claims.js';
-import { BillingMonth } from '../../contract/billing.js';
 import { billingStatement, type BillingStatementRecord } from '../domain/billing.js';
 import { toBillingStatementResponse } from '../wire/billing.js';
 import { setClaimStatus } from '../domain/claims.js';
 import { AppError } from '../domain/errors.js';
 import { toClaimResponse } from '../wire/claims.js';
 import { connectStore, createPlatform, MIN_SECRET_LENGTH } from '../domain/platforms.js';
-import { SLUG_PATTERN, SLUG_RULE } from '../domain/slug.js';
-import { createStore, findStoreBySlug, isUsableSku, MAX_RATE_BPS, SKU_RULE, updateStoreDeclarations, type StoreContext } from '../domain/stores.js';
+import { createStore, findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../domain/stores.js';
 
 /** The operator running the CLI, as the audit log records it: the system user's name. */
 function operator(): Actor {
@@ -59,89 +58,6 @@ interface Report {
   lines: string[];
 }
 
-// ---------------------------------------------------------------------------------------------
-// Option schemas. Commander hands over strings; zod checks every option at once so that one run
-// names every bad option, not only the first.
-
-// The rules themselves live in the domain (stores.ts, slug.ts), which enforces them for every
-// door; the options only read the strings and name the flags.
-const Slug = z.string({ required_error: 'is required' }).regex(SLUG_PATTERN, SLUG_RULE);
-
-const Money = z
-  .string()
-  .regex(QUOTE_AMOUNT_PATTERN, 'must be an amount in major units with at most two decimals, e.g. 0.98 or 5000')
-  .transform(majorTextToCents);
-
-const MerchantCreateOptions = z.object({
-  slug: Slug,
-  name: z
-    .string({ required_error: 'is required' })
-    .refine((name) => name.trim() !== '', 'must not be blank'),
-  // One check and one message: a regex plus a range check would report "abc" twice.
-  rateBps: z
-    .string()
-    .refine((text) => /^\d{1,5}$/.test(text) && Number(text) <= MAX_RATE_BPS, `must be an integer from 0 to ${MAX_RATE_BPS}`)
-    .transform(Number),
-  minPremium: Money,
-  maxCovered: Money.optional(),
-  protectionSku: z.array(z.string().refine(isUsableSku, SKU_RULE)),
-  quoteOrigin: z.enum(['backend', 'browser'], { errorMap: () => ({ message: 'must be backend or browser' }) }),
-});
-
-const KeyCreateOptions = z.object({
-  merchant: Slug,
-  mode: z.enum(['live', 'test'], {
-    errorMap: (issue) => ({ message: issue.code === 'invalid_type' ? 'is required' : 'must be live or test' }),
-  }),
-  account: z.boolean().default(false),
-});
-
-// The domain would answer "not found" for most malformed ids, but one it lets through reaches
-// PostgreSQL's uuid cast and fails there; a UUID check here makes any malformed id a usage error.
-const KeyRevokeOptions = z.object({
-  id: z
-    .string({ required_error: 'is required' })
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a key id (a UUID), as printed by key create'),
-});
-
-const Sku = z.string().refine(isUsableSku, SKU_RULE);
-
-const MerchantUpdateOptions = z
-  .object({
-    slug: Slug,
-    protectionSku: z.array(Sku).optional(),
-    clearProtectionSkus: z.boolean().default(false),
-    quoteOrigin: z.enum(['backend', 'browser'], { errorMap: () => ({ message: 'must be backend or browser' }) }).optional(),
-  })
-  .refine((o) => o.protectionSku !== undefined || o.clearProtectionSkus || o.quoteOrigin !== undefined, {
-    message: 'nothing to change: give --protection-sku, --clear-protection-skus or --quote-origin',
-    path: ['slug'],
-  });
-
-const PlatformCreateOptions = z.object({
-  slug: z.string({ required_error: 'is required' }).regex(SLUG_PATTERN, SLUG_RULE),
-  secret: z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`).optional(),
-});
-
-const MerchantConnectOptions = z.object({
-  merchant: Slug,
-  platform: z.string({ required_error: 'is required' }).regex(SLUG_PATTERN, SLUG_RULE),
-});
-
-const ClaimSetStatusOptions = z.object({
-  id: z
-    .string({ required_error: 'is required' })
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a claim id (a UUID)'),
-  status: z.enum(CLAIM_STATUSES, { errorMap: () => ({ message: `must be one of ${CLAIM_STATUSES.join(', ')}` }) }),
-  note: z.string().max(2000, 'must be at most 2000 characters').optional(),
-});
-
-const BillingReportOptions = z.object({
-  merchant: Slug,
-  month: BillingMonth,
-});
-
-/** Validates a command's options; the error names each bad option by its flag. */
 function parseOptions<Output>(schema: z.ZodType<Output, z.ZodTypeDef, unknown>, command: Command): Output {
   const parsed = schema.safeParse(command.opts());
   if (parsed.success) return parsed.data;

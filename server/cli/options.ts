@@ -1,0 +1,88 @@
+// The admin CLI's option schemas. Commander hands over strings; zod checks every option at once so
+// that one run names every bad option, not only the first. The rules themselves live in the domain
+// (stores.ts, slug.ts), which enforces them for every door; the options only read the strings.
+import { z } from 'zod';
+import { BillingMonth } from '../../contract/billing.js';
+import { CLAIM_STATUSES } from '../../contract/claims.js';
+import { majorTextToCents, QUOTE_AMOUNT_PATTERN } from '../../contract/money.js';
+import { MIN_SECRET_LENGTH } from '../domain/platforms.js';
+import { SLUG_PATTERN, SLUG_RULE } from '../domain/slug.js';
+import { isUsableSku, MAX_RATE_BPS, SKU_RULE } from '../domain/stores.js';
+
+export const Slug = z.string({ required_error: 'is required' }).regex(SLUG_PATTERN, SLUG_RULE);
+
+export const Money = z
+  .string()
+  .regex(QUOTE_AMOUNT_PATTERN, 'must be an amount in major units with at most two decimals, e.g. 0.98 or 5000')
+  .transform(majorTextToCents);
+
+export const MerchantCreateOptions = z.object({
+  slug: Slug,
+  name: z
+    .string({ required_error: 'is required' })
+    .refine((name) => name.trim() !== '', 'must not be blank'),
+  // One check and one message: a regex plus a range check would report "abc" twice.
+  rateBps: z
+    .string()
+    .refine((text) => /^\d{1,5}$/.test(text) && Number(text) <= MAX_RATE_BPS, `must be an integer from 0 to ${MAX_RATE_BPS}`)
+    .transform(Number),
+  minPremium: Money,
+  maxCovered: Money.optional(),
+  protectionSku: z.array(z.string().refine(isUsableSku, SKU_RULE)),
+  quoteOrigin: z.enum(['backend', 'browser'], { errorMap: () => ({ message: 'must be backend or browser' }) }),
+});
+
+export const KeyCreateOptions = z.object({
+  merchant: Slug,
+  mode: z.enum(['live', 'test'], {
+    errorMap: (issue) => ({ message: issue.code === 'invalid_type' ? 'is required' : 'must be live or test' }),
+  }),
+  account: z.boolean().default(false),
+});
+
+// The domain would answer "not found" for most malformed ids, but one it lets through reaches
+// PostgreSQL's uuid cast and fails there; a UUID check here makes any malformed id a usage error.
+export const KeyRevokeOptions = z.object({
+  id: z
+    .string({ required_error: 'is required' })
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a key id (a UUID), as printed by key create'),
+});
+
+export const Sku = z.string().refine(isUsableSku, SKU_RULE);
+
+export const MerchantUpdateOptions = z
+  .object({
+    slug: Slug,
+    protectionSku: z.array(Sku).optional(),
+    clearProtectionSkus: z.boolean().default(false),
+    quoteOrigin: z.enum(['backend', 'browser'], { errorMap: () => ({ message: 'must be backend or browser' }) }).optional(),
+  })
+  .refine((o) => o.protectionSku !== undefined || o.clearProtectionSkus || o.quoteOrigin !== undefined, {
+    message: 'nothing to change: give --protection-sku, --clear-protection-skus or --quote-origin',
+    path: ['slug'],
+  });
+
+export const PlatformCreateOptions = z.object({
+  slug: z.string({ required_error: 'is required' }).regex(SLUG_PATTERN, SLUG_RULE),
+  secret: z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`).optional(),
+});
+
+export const MerchantConnectOptions = z.object({
+  merchant: Slug,
+  platform: z.string({ required_error: 'is required' }).regex(SLUG_PATTERN, SLUG_RULE),
+});
+
+export const ClaimSetStatusOptions = z.object({
+  id: z
+    .string({ required_error: 'is required' })
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a claim id (a UUID)'),
+  status: z.enum(CLAIM_STATUSES, { errorMap: () => ({ message: `must be one of ${CLAIM_STATUSES.join(', ')}` }) }),
+  note: z.string().max(2000, 'must be at most 2000 characters').optional(),
+});
+
+export const BillingReportOptions = z.object({
+  merchant: Slug,
+  month: BillingMonth,
+});
+
+/** Validates a command's options; the error names each bad option by its flag. */
