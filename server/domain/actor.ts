@@ -20,6 +20,15 @@ export interface StoreScope {
   mode: Mode;
 }
 
+/**
+ * A platform's message for one of its connected stores. Its mode is the message's own declaration
+ * (each message decides it), so the scope carries the store and the sending platform only.
+ */
+export interface PlatformScope {
+  store: StoreContext;
+  actor: Extract<Actor, { kind: 'platform' }>;
+}
+
 /** The actor as the audit log stores it: a kind and an id (never a secret or personal data). */
 export function actorColumns(actor: Actor): { actorKind: Actor['kind']; actorId: string } {
   switch (actor.kind) {

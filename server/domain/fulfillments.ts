@@ -1,11 +1,11 @@
 // fulfillment.created from a platform: each tracking number becomes a shipment of the order through
 // the same code as POST /v1/shipments. fulfillment.id makes a redelivery a no-op.
+import type { PlatformScope } from './actor.js';
 import type { z } from 'zod';
 import type { FulfillmentCreatedMessage } from '../../contract/webhooks.js';
 import { isUniqueViolation, type Database } from '../db/client.js';
 import { lockMessageTarget } from './pushed-orders.js';
 import { registerShipment, resolveCourier, type ShipmentTracking } from './shipments.js';
-import type { StoreContext } from './stores.js';
 
 export type FulfillmentCreated = z.output<typeof FulfillmentCreatedMessage>;
 
@@ -18,11 +18,12 @@ export interface FulfillmentAcknowledgement {
 export async function ingestFulfillment(
   db: Database,
   tracking: ShipmentTracking,
-  store: StoreContext,
+  scope: PlatformScope,
   message: FulfillmentCreated,
   now: Date,
   attempt = 1,
 ): Promise<FulfillmentAcknowledgement> {
+  const { store } = scope;
   // Carriers are resolved first: an unknown courier_id is a 400 before anything is written. The
   // numbers are registered in one fixed order (sorted), so two fulfilments naming the same numbers
   // in different orders wait for each other instead of deadlocking on the unique index.
@@ -59,7 +60,7 @@ export async function ingestFulfillment(
       // Not a redelivery: a concurrent request (REST, or a fulfilment of another order) registered
       // one of the numbers after this one found it free. Run again: that number is now active and is
       // left as it is, like any number already registered. Each retry finds one more number taken.
-      if (attempt <= shipments.length) return ingestFulfillment(db, tracking, store, message, now, attempt + 1);
+      if (attempt <= shipments.length) return ingestFulfillment(db, tracking, scope, message, now, attempt + 1);
     }
     throw error;
   }

@@ -6,12 +6,12 @@ import type { z } from 'zod';
 import { MAX_AMOUNT_CENTS } from '../../contract/money.js';
 import type { OrderPlacedMessage } from '../../contract/webhooks.js';
 import { isUniqueViolation, type Database, type Transaction } from '../db/client.js';
+import type { PlatformScope } from './actor.js';
 import { AppError } from './errors.js';
 import { lockOrderRow } from './order-lock.js';
 import { ledgerTotals } from './ledger.js';
 import { insertOrder, priceNewOrder, priceWithoutQuote, pricingColumns, type LineItemRow } from './orders/index.js';
 import { findProtectionLine } from './protection-line.js';
-import type { StoreContext } from './stores.js';
 
 export type OrderPlaced = z.output<typeof OrderPlacedMessage>;
 type PushedOrder = OrderPlaced['order'];
@@ -66,11 +66,11 @@ async function existingPremium(db: Database, storeId: string, sourceOrderId: str
 
 export async function ingestPushedOrder(
   db: Database,
-  store: StoreContext,
-  platformSlug: string,
+  scope: PlatformScope,
   message: OrderPlaced,
   now: Date,
 ): Promise<PushAcknowledgement> {
+  const { store } = scope;
   const { order } = message;
   const mode = pushedOrderMode(order);
   assertCartWithinCeiling(order);
@@ -124,7 +124,7 @@ export async function ingestPushedOrder(
       customerEmail: order.customer?.email ?? null,
       customerPhone: order.customer?.phone ?? null,
       shippingAddress: order.shipping_address ?? null,
-      platformId: platformSlug,
+      platformId: scope.actor.platform,
       protectionSku: protectionLine?.sku ?? null,
       protectionLineCents: protectionLine === null ? null : protectionLine.unit_price_cents * protectionLine.quantity,
       sourceCreatedOn: createdOn,

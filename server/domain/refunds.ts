@@ -13,6 +13,7 @@
 //   merchant's cancel is refused then (409) to protect the claim, but a refund cannot be refused:
 //   the money already went back. The open claim stays as it is and is decided as usual; no new
 //   claim can be filed on the cancelled order.
+import type { PlatformScope } from './actor.js';
 import type { z } from 'zod';
 import type { RefundCreatedMessage } from '../../contract/webhooks.js';
 import { isUniqueViolation, type Database } from '../db/client.js';
@@ -21,7 +22,6 @@ import { cancelLockedOrder } from './orders/index.js';
 import { AppError } from './errors.js';
 import { isProtectionSku } from './protection-line.js';
 import { lockMessageTarget } from './pushed-orders.js';
-import type { StoreContext } from './stores.js';
 
 export type RefundCreated = z.output<typeof RefundCreatedMessage>;
 
@@ -50,7 +50,8 @@ export function creditDate(refundedAt: Date | undefined, latestChargeAt: Date | 
   return new Date(latestChargeAt === null ? wanted : Math.max(wanted, latestChargeAt.getTime()));
 }
 
-export async function reverseRefund(db: Database, store: StoreContext, message: RefundCreated, now: Date): Promise<RefundAcknowledgement> {
+export async function reverseRefund(db: Database, scope: PlatformScope, message: RefundCreated, now: Date): Promise<RefundAcknowledgement> {
+  const { store } = scope;
   const { refund } = message;
   try {
     return await db.$transaction(async (tx) => {
@@ -106,7 +107,7 @@ export async function reverseRefund(db: Database, store: StoreContext, message: 
     });
   } catch (error) {
     // Backstop: the unique (store, refund id) refuses a second row even if the lock were bypassed.
-    if (isUniqueViolation(error)) return reverseRefund(db, store, message, now);
+    if (isUniqueViolation(error)) return reverseRefund(db, scope, message, now);
     throw error;
   }
 }

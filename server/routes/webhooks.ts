@@ -18,22 +18,23 @@ export const webhooksRouter = ({ db, clock, tracking, metrics, logger }: AppDeps
     receive: async ({ body, req, res }) => {
       if (!req.platform) throw new AppError('unauthorized', 'The message is not signed.');
       const store = await connectedStore(db, req.platform, body.merchant);
+      const scope = { store, actor: { kind: 'platform', platform: req.platform.slug } } as const;
       const now = clock.now();
       let ack: Acknowledgement;
       switch (body.event) {
         case 'order.placed': {
-          const result = await ingestPushedOrder(db, store, req.platform.slug, body, now);
+          const result = await ingestPushedOrder(db, scope, body, now);
           if (result.mode === 'live' && !result.duplicate) metrics.premiumBooked(result.premiumCents);
           ack = { received: true, event: body.event, mode: result.mode, order_id: result.orderId, premium_cents: result.premiumCents, duplicate: result.duplicate };
           break;
         }
         case 'fulfillment.created': {
-          const result = await ingestFulfillment(db, tracking, store, body, now);
+          const result = await ingestFulfillment(db, tracking, scope, body, now);
           ack = { received: true, event: body.event, mode: result.mode, order_id: body.order.id, shipments_registered: result.shipmentsRegistered, duplicate: result.duplicate };
           break;
         }
         case 'refund.created': {
-          const result = await reverseRefund(db, store, body, now).catch((error: unknown) => {
+          const result = await reverseRefund(db, scope, body, now).catch((error: unknown) => {
             if (error instanceof RefundIdReusedError) {
               metrics.refundIdReused();
               logger.warn({ store_id: store.id, platform: req.platform?.slug, request_id: req.requestId }, 'refund id reused for another order; refused');
