@@ -15,7 +15,7 @@ import { signWebhook } from '../contract/webhook-signature.js';
 import { createDatabase, type Database } from '../server/db/client.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { freePort, spawnServer } from './support/server-process.js';
-import { createTestDatabase, seedStore } from './support/service.js';
+import { createTestDatabase, seedStore, TEST_OPERATOR } from './support/service.js';
 
 const PLATFORM = 'crashplat';
 const SECRET = 'crash-safety-shared-secret-0123456789';
@@ -93,18 +93,23 @@ interface RefundPush {
 }
 type Operation = OrderCreate | RefundPush;
 
-const SUBTOTALS = [1000, 125, 40, 2499.99]; // major units; all priced by the store's 1.5 %, minimum 0.98
-function premiumOf(subtotal: number, insured: boolean): number {
-  if (!insured) return 0;
-  const cents = Math.round(subtotal * 100);
-  return Math.max(98, Math.floor((cents * 150 + 5000) / 10_000));
-}
+/**
+ * The subtotals of the stream (major units) and their premiums, worked out by hand with the store's
+ * terms (1.5 % of the subtotal, rounded half up, minimum 0.98); an unprotected order books nothing.
+ * Mutation-checked: fails with pricing.ts rounding down instead of half up (125.00 books 1.87).
+ */
+const PRICED: ReadonlyArray<{ subtotal: number; premiumCents: number }> = [
+  { subtotal: 1000, premiumCents: 1500 }, // 1000.00 x 1.5 % = 15.00
+  { subtotal: 125, premiumCents: 188 }, //    125.00 x 1.5 % =  1.875    -> 1.88 (half up)
+  { subtotal: 40, premiumCents: 98 }, //       40.00 x 1.5 % =  0.60     -> the 0.98 minimum
+  { subtotal: 2499.99, premiumCents: 3750 }, // 2499.99 x 1.5 % = 37.49985 -> 37.50
+];
 
 let sequence = 0;
 function orderCreate(index: number): OrderCreate {
   sequence += 1;
   const sourceOrderId = `crash-${sequence}-${Math.random().toString(36).slice(2, 8)}`;
-  const subtotal = SUBTOTALS[index % SUBTOTALS.length] as number;
+  const { subtotal, premiumCents } = PRICED[index % PRICED.length] as (typeof PRICED)[number];
   // One order in five is unprotected: it has no booking, and a booking for it would be a bug too.
   const insured = index % 5 !== 4;
   const lineCount = 2 + (index % 4);
@@ -118,7 +123,7 @@ function orderCreate(index: number): OrderCreate {
   return {
     kind: 'order',
     sourceOrderId,
-    premiumCents: premiumOf(subtotal, insured),
+    premiumCents: insured ? premiumCents : 0,
     body: {
       source_order_id: sourceOrderId,
       subtotal,
@@ -279,8 +284,8 @@ describe('crash safety', () => {
     const db: Database = createDatabase(databaseUrl, { poolSize: 4 });
     cleanups.push(() => db.$disconnect());
     const shop = await seedStore(db);
-    await createPlatform(db, PLATFORM, SECRET);
-    await connectStore(db, shop.store.slug, PLATFORM);
+    await createPlatform(db, TEST_OPERATOR, PLATFORM, SECRET);
+    await connectStore(db, TEST_OPERATOR, shop.store.slug, PLATFORM);
 
     const env = (port: number) => ({
       DATABASE_URL: databaseUrl,
