@@ -1,4 +1,4 @@
-// Address deliverability verification (SPEC.md §2.8, §2.9). US addresses only; no side effects.
+// Address deliverability verification (README, Address verification). US addresses only; no side effects.
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';

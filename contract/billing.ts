@@ -1,4 +1,4 @@
-// Billing statements (DESIGN.md §4 extension): what a store owes for one calendar month, read from
+// Billing statements (README, Concepts, "Billing"): what a store owes for one calendar month, read from
 // the premium ledger. Every figure is derived from ledger entries in integer cents and formatted once.
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';

@@ -1,4 +1,4 @@
-// Claims (DESIGN.md §4 extension): a shopper's claim on a protected order. An open claim blocks
+// Claims (README, Concepts, "Claims"): a shopper's claim on a protected order. An open claim blocks
 // cancelling the order and the shipment it names.
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';

@@ -1,4 +1,4 @@
-// The error response of SPEC.md §7, shared by every route and status.
+// The error response (README, Concepts, "Errors"), shared by every route and status.
 import { extendApi } from '@anatine/zod-openapi';
 import { z, type ZodIssue } from 'zod';
 
@@ -85,7 +85,7 @@ function issueMessage(issue: ZodIssue): string {
 }
 
 /**
- * Validation issues as wire field errors: one element per bad field (SPEC.md §7), several broken
+ * Validation issues as wire field errors: one element per bad field, several broken
  * rules of one field joined, paths rooted at the body (optionally under a prefix).
  */
 export function fieldErrorsFromIssues(issues: readonly ZodIssue[], prefix: ReadonlyArray<string | number> = []): FieldError[] {

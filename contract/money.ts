@@ -1,4 +1,4 @@
-// The money encodings of SPEC.md §2.1, in one place. Inside the service every amount is an integer
+// The money encodings at the edges (README, Concepts, "Money"), in one place. Inside the service every amount is an integer
 // number of cents; these schemas turn the wire forms into cents on the way in, and the format
 // functions turn cents back into the wire forms on the way out.
 import { z } from 'zod';
@@ -6,7 +6,7 @@ import { z } from 'zod';
 /** 9,999,999,999.99: the largest amount the quote regex admits, used as the ceiling everywhere. */
 export const MAX_AMOUNT_CENTS = 999_999_999_999;
 
-/** SPEC.md §2.1: quote amounts are strings of major units. */
+/** Quote amounts are strings of major units. */
 export const QUOTE_AMOUNT_PATTERN = /^\d{1,10}(\.\d{1,2})?$/;
 
 /** Converts text already known to match QUOTE_AMOUNT_PATTERN (or the REST number text) to cents. */
@@ -62,7 +62,7 @@ export const RestAmount = z
 /** A REST amount in a response (major units). */
 export const RestAmountOut = z.number();
 
-/** SPEC.md §2.1: USD only; any other currency is a 400. */
+/** USD only; any other currency is a 400. */
 export const Currency = z.literal('USD', {
   errorMap: () => ({ message: 'only USD is supported' }),
 });

@@ -1,4 +1,4 @@
-// Step 2 of the integration: register protected orders (SPEC.md §2.4, §2.5, §3 Order, §4).
+// Step 2 of the integration: register protected orders (README, Quickstart and Concepts).
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';

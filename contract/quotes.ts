@@ -1,4 +1,4 @@
-// Step 1 of the integration: price protection for the current cart (SPEC.md §2.2, §2.3).
+// Step 1 of the integration: price protection for the current cart (README, Concepts, "Pricing").
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Step 3 of the integration: register shipments (SPEC.md §2.6, §2.7, §3 Shipment, §4).
+// Step 3 of the integration: register shipments (README, Concepts, "Shipments").
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
@@ -8,7 +8,7 @@ import { pickErrors } from './errors.js';
 
 const c = initContract();
 
-/** SPEC.md §2.6: spaces and dashes are stripped and the value upper-cased; anything else must be a letter or digit. */
+/** A tracking number: spaces and dashes are stripped and the value upper-cased; anything else must be a letter or digit. */
 export const TrackingNumber = string(100, z.string({ invalid_type_error: 'must be a string' }))
   .transform((value) => value.replace(/[\s-]+/g, '').toUpperCase())
   .refine((value) => /^[A-Z0-9]+$/.test(value), {

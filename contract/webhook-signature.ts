@@ -1,4 +1,4 @@
-// The platform webhook signature (DESIGN.md §4), shared by the server (verify) and the SDK's
+// The platform webhook signature (README, Platform webhooks, "Trust"), shared by the server (verify) and the SDK's
 // platform helper (sign): X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw
 // body>" keyed with the platform's shared secret>. Several v1= values may be sent while a secret
 // is being rotated; one match is enough.

@@ -1,4 +1,4 @@
-// The inbound webhook from a commerce-platform backend (SPEC.md §6, DESIGN.md §4). Every amount is
+// The inbound webhook from a commerce-platform backend (README, Platform webhooks). Every amount is
 // an integer number of cents, checked on the raw request text (120.00 is refused).
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';

@@ -1,4 +1,4 @@
-// Verifying an address for a caller (SPEC.md §2.8, §2.9, §8): test keys answer locally; addresses
+// Verifying an address for a caller (README, Address verification): test keys answer locally; addresses
 // outside the US answer unknown without a lookup; identical addresses are looked up once per 24
 // hours (the cache lives in PostgreSQL, shared by every instance); a verifier that fails or is
 // slow gives unknown, never an error. Nothing here touches orders, shipments or premiums.

@@ -1,4 +1,4 @@
-// Secret API keys (SPEC.md §5, DESIGN.md §4 "Keys"): ak_live_/ak_test_ + 40 random base62
+// Secret API keys (README, Concepts, "Keys and modes"): ak_live_/ak_test_ + 40 random base62
 // characters. Only the SHA-256 is stored; the plaintext is returned once, at issue.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hotQuery, type Database, type HotStatement } from '../db/client.js';

@@ -1,4 +1,4 @@
-// Claims (DESIGN.md §4): filed on a protected, uncancelled order, optionally about one of its
+// Claims (README, Concepts, "Claims"): filed on a protected, uncancelled order, optionally about one of its
 // shipments and some of its line items. A claim is open until denied, paid or closed, and while it
 // is open the order and the shipment it names cannot be cancelled.
 import type { z } from 'zod';

@@ -1,4 +1,4 @@
-// order.placed from a platform (SPEC.md §6.1, DESIGN.md §4): the protection line decides whether
+// order.placed from a platform (README, Platform webhooks): the protection line decides whether
 // the order is protected; the premium is the quoted one when the quote resolves and the cart still
 // matches it, else the sender's protection_cents, else the configured rate. Test-mode orders are
 // acknowledged and never booked.
@@ -35,7 +35,7 @@ export function pushedOrderMode(order: Pick<PushedOrder, 'mode' | 'test'>): 'liv
 /**
  * The insurable value of the cart: merchandise lines only (never the protection line), less the
  * sales tax when unit prices include it. A tax-inclusive sender that omits tax_cents keeps the
- * tax-inclusive figure, so its quotes fail the cart-swap check, as SPEC.md §1 point 4 says.
+ * tax-inclusive figure, so its quotes fail the cart-swap check (README, Protection SKUs and other integration declarations).
  */
 export function insurableValueCents(order: PushedOrder, protectionIndex: number): number {
   const merchandise = order.line_items.reduce(

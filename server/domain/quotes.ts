@@ -1,4 +1,4 @@
-// Quotes (SPEC.md §2.2, §2.3, §3 Quote): a priced cart, valid 24 hours, that an order may reference.
+// Quotes (README, Concepts, "Pricing"): a priced cart, valid 24 hours, that an order may reference.
 import type { z } from 'zod';
 import type { QuoteRequest } from '../../contract/quotes.js';
 import { hotQuery, type Database, type HotStatement } from '../db/client.js';
@@ -92,7 +92,7 @@ interface QuoteRow {
 }
 
 /**
- * The cart-swap check (DESIGN.md §4): a quote prices an order only when the order's insurable value
+ * The cart-swap check: a quote prices an order only when the order's insurable value
  * is within max(1 USD, 1 %) of the quoted value. Integer arithmetic, no rounding.
  */
 export function cartMatchesQuote(quotedCents: number, cartCents: number): boolean {

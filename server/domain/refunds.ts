@@ -1,4 +1,4 @@
-// refund.created from a platform (SPEC.md §6.2): reverses exactly the refunded cents of the
+// refund.created from a platform (README, Platform webhooks): reverses exactly the refunded cents of the
 // protection line, matched by SKU (never by title), clamped to the premium remaining; a reversal
 // that leaves no premium behaves like a cancellation. refund.id makes a redelivery a no-op.
 // Deliveries of refunds of one order run one at a time under the order's row lock.

@@ -1,4 +1,4 @@
-// Shipments (SPEC.md §2.6, §2.7, §3 Shipment): register, read, correct the carrier, cancel; and
+// Shipments (README, Concepts, "Shipments"): register, read, correct the carrier, cancel; and
 // what a tracking report does to a shipment. Carrier scans arrive through polls (server/jobs) and
 // provider webhooks; both end in applyTrackingReport.
 import { createHash } from 'node:crypto';
@@ -110,7 +110,7 @@ export function resolveCourier(input: Pick<ShipmentInput, 'courier_id' | 'tracki
   return detectCarrier(input.tracking_number) ?? UNKNOWN_COURIER;
 }
 
-/** source_product_ids and line_items must name items of the order (SPEC.md §2.6). */
+/** source_product_ids and line_items must name items of the order. */
 function itemsNotInOrder(
   input: ShipmentInput,
   lines: ReadonlyArray<{ sourceId: string; sourceProductId: string | null; quantity: number }>,

@@ -1,4 +1,4 @@
-// Every failure becomes the SPEC.md §7 error body: validation errors with every bad field, domain
+// Every failure becomes the error body (README, Concepts, "Errors"): validation errors with every bad field, domain
 // errors by code, body-parser failures, unknown routes (404) and wrong methods (405). No HTML and
 // no stack trace ever reaches a client.
 import { isAppRoute, ResponseValidationError, type AppRoute, type AppRouter } from '@ts-rest/core';

@@ -1,4 +1,4 @@
-// First middleware on every request: request id and the mode headers (SPEC.md §8), so that every
+// First middleware on every request: request id and the mode headers (README, Concepts, "Keys and modes"), so that every
 // response, errors and unknown routes included, carries them.
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';

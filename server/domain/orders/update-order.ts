@@ -81,7 +81,7 @@ export async function updateOrder(
     if (patch.shipping_details) data.shippingAddress = mergeAddress('shipping_details', current.shippingAddress, patch.shipping_details);
     if (patch.billing_address) data.billingAddress = mergeAddress('billing_address', current.billingAddress, patch.billing_address);
 
-    // Only subtotal and insurance_selected re-price (SPEC.md §3), with the order's own pricing terms.
+    // Only subtotal and insurance_selected re-price, with the order's own pricing terms.
     const subtotalCents = patch.subtotal ?? Number(current.subtotalCents);
     const insuranceSelected = patch.insurance_selected ?? current.insuranceSelected;
     if (subtotalCents !== Number(current.subtotalCents) || insuranceSelected !== current.insuranceSelected) {
