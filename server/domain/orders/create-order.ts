@@ -95,38 +95,11 @@ export async function insertOrder(
   order: { columns: OrderColumns; lineItems: LineItemRow[]; pricing: OrderPricing },
 ): Promise<OrderRecord | null> {
   const { columns, pricing } = order;
-  const json = (value: AddressValue | null | undefined) => (value === null || value === undefined ? null : JSON.stringify(value));
   const bigint = (value: number | null | undefined) => (value === null || value === undefined ? null : BigInt(value));
   let inserted: Array<{ id: string; order_number: string }>;
   try {
     inserted = await hotQuery<{ id: string; order_number: string }>(db, INSERT_ORDER, [
-      columns.storeId,
-      columns.sourceOrderId,
-      columns.sourceOrderNumber,
-      columns.insuranceSelected,
-      columns.quoteId,
-      columns.pricingSource,
-      columns.subtotalCents,
-      columns.amountCoveredCents,
-      columns.orderTotalCents,
-      columns.shippingTotalCents,
-      columns.discountsTotalCents,
-      columns.taxesCents,
-      columns.rateBps,
-      columns.minPremiumCents,
-      columns.maxCoveredCents,
-      columns.customerFirstName,
-      columns.customerLastName,
-      columns.customerEmail,
-      columns.customerPhone,
-      json(columns.shippingAddress),
-      json(columns.billingAddress),
-      columns.platformId,
-      columns.protectionSku ?? null,
-      columns.protectionLineCents ?? null,
-      columns.sourceCreatedOn,
-      columns.createdOn,
-      columns.updatedOn,
+      ...ORDER_INSERT_COLUMNS.map(([, , valueOf]) => valueOf(columns)),
       JSON.stringify(lineItemJson(order.lineItems)),
       pricing.premiumCents,
       pricing.quoteId,
@@ -157,6 +130,49 @@ export async function insertOrder(
   });
 }
 
+const asJson = (value: AddressValue | null | undefined) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+/**
+ * The orders columns a new order is inserted with: the column, its SQL type, and where its value
+ * comes from. The statement below and its values are both made from this one list, so a new
+ * column is one line here (and one field of OrderColumns).
+ */
+const ORDER_INSERT_COLUMNS: ReadonlyArray<readonly [column: string, sqlType: string | null, valueOf: (columns: OrderColumns) => unknown]> = [
+  ['store_id', 'uuid', (c) => c.storeId],
+  ['source_order_id', null, (c) => c.sourceOrderId],
+  ['source_order_number', null, (c) => c.sourceOrderNumber],
+  ['insurance_selected', null, (c) => c.insuranceSelected],
+  ['quote_id', 'uuid', (c) => c.quoteId],
+  ['pricing_source', 'pricing_source', (c) => c.pricingSource],
+  ['subtotal_cents', 'bigint', (c) => c.subtotalCents],
+  ['amount_covered_cents', 'bigint', (c) => c.amountCoveredCents],
+  ['order_total_cents', 'bigint', (c) => c.orderTotalCents],
+  ['shipping_total_cents', 'bigint', (c) => c.shippingTotalCents],
+  ['discounts_total_cents', 'bigint', (c) => c.discountsTotalCents],
+  ['taxes_cents', 'bigint', (c) => c.taxesCents],
+  ['rate_bps', 'int', (c) => c.rateBps],
+  ['min_premium_cents', 'bigint', (c) => c.minPremiumCents],
+  ['max_covered_cents', 'bigint', (c) => c.maxCoveredCents],
+  ['customer_first_name', null, (c) => c.customerFirstName],
+  ['customer_last_name', null, (c) => c.customerLastName],
+  ['customer_email', null, (c) => c.customerEmail],
+  ['customer_phone', null, (c) => c.customerPhone],
+  ['shipping_address', 'jsonb', (c) => asJson(c.shippingAddress)],
+  ['billing_address', 'jsonb', (c) => asJson(c.billingAddress)],
+  ['platform_id', null, (c) => c.platformId],
+  ['protection_sku', null, (c) => c.protectionSku ?? null],
+  ['protection_line_cents', 'bigint', (c) => c.protectionLineCents ?? null],
+  ['source_created_on', 'timestamptz', (c) => c.sourceCreatedOn],
+  ['created_on', 'timestamptz', (c) => c.createdOn],
+  ['updated_on', 'timestamptz', (c) => c.updatedOn],
+];
+
+const placeholder = (position: number, sqlType: string | null) => `$${position}${sqlType === null ? '' : `::${sqlType}`}`;
+/** The parameters after the order's columns: the lines, the premium and the quote of the booking. */
+const LINES = ORDER_INSERT_COLUMNS.length + 1;
+const PREMIUM = LINES + 1;
+const QUOTE = LINES + 2;
+
 /**
  * A new order, its lines and, when there is a premium, its booking (dated to when the order was
  * placed, so it counts for that month) in one statement: all of it lands or none does, without a
@@ -166,24 +182,18 @@ export async function insertOrder(
 const INSERT_ORDER: HotStatement = {
   name: 'op_insert_order',
   text: `WITH o AS (
-           INSERT INTO orders (store_id, source_order_id, source_order_number, insurance_selected, quote_id, pricing_source,
-             subtotal_cents, amount_covered_cents, order_total_cents, shipping_total_cents, discounts_total_cents, taxes_cents,
-             rate_bps, min_premium_cents, max_covered_cents, customer_first_name, customer_last_name, customer_email,
-             customer_phone, shipping_address, billing_address, platform_id, protection_sku, protection_line_cents,
-             source_created_on, created_on, updated_on)
-           VALUES ($1::uuid, $2, $3, $4, $5::uuid, $6::pricing_source, $7::bigint, $8::bigint, $9::bigint, $10::bigint,
-             $11::bigint, $12::bigint, $13::int, $14::bigint, $15::bigint, $16, $17, $18, $19, $20::jsonb, $21::jsonb, $22,
-             $23, $24::bigint, $25::timestamptz, $26::timestamptz, $27::timestamptz)
+           INSERT INTO orders (${ORDER_INSERT_COLUMNS.map(([column]) => column).join(', ')})
+           VALUES (${ORDER_INSERT_COLUMNS.map(([, sqlType], index) => placeholder(index + 1, sqlType)).join(', ')})
            RETURNING id, order_number, store_id, source_created_on
          ), lines AS (
            INSERT INTO order_line_items (order_id, position, source_id, name, price_cents, quantity, source_product_id, sku, is_insured, image_url)
            SELECT o.id, l.position, l.source_id, l.name, l.price_cents, l.quantity, l.source_product_id, l.sku, l.is_insured, l.image_url
-             FROM o, jsonb_to_recordset($28::jsonb) AS l(position int, source_id text, name text, price_cents bigint, quantity int,
+             FROM o, jsonb_to_recordset($${LINES}::jsonb) AS l(position int, source_id text, name text, price_cents bigint, quantity int,
                                                            source_product_id text, sku text, is_insured boolean, image_url text)
          ), booking AS (
            INSERT INTO premium_ledger_entries (store_id, order_id, amount_cents, reason, effective_at, quote_id)
-           SELECT o.store_id, o.id, $29::bigint, 'booking'::ledger_reason, o.source_created_on, $30::uuid
-             FROM o WHERE $29::bigint > 0
+           SELECT o.store_id, o.id, $${PREMIUM}::bigint, 'booking'::ledger_reason, o.source_created_on, $${QUOTE}::uuid
+             FROM o WHERE $${PREMIUM}::bigint > 0
          )
          SELECT id, order_number FROM o`,
 };
