@@ -19,9 +19,19 @@ export type RateLimitBucket = 'orders' | 'addresses' | 'quotes' | 'other' | 'non
  */
 export type TestKeyPolicy = 'simulate' | 'not_found';
 
+/**
+ * How a body is read. Every body is JSON, UTF-8, at most 1 MiB, nested at most 32 levels, with no
+ * duplicate key and no text the database cannot store (README, Reliability). `json_integer_cents`
+ * adds the rule of webhook messages: every number under a key ending in _cents is written as an
+ * integer, judged on the raw text (120.00 is refused: a sender writing major units would book a
+ * hundredth of the amount).
+ */
+export type BodyRule = 'json' | 'json_integer_cents';
+
 export interface RoutePolicy {
   auth: RouteAuth;
   rateLimit: RateLimitBucket;
+  body: BodyRule;
   /** Only for API-key routes. */
   testKeys?: TestKeyPolicy;
 }
@@ -30,17 +40,18 @@ export interface RoutePolicy {
 export const keyRoute = (rateLimit: Exclude<RateLimitBucket, 'none'>, testKeys: TestKeyPolicy): RoutePolicy => ({
   auth: 'api_key',
   rateLimit,
+  body: 'json',
   testKeys,
 });
 
 /** The inbound platform webhook: signed with the platform's shared secret, no API key. */
-export const platformSignedRoute: RoutePolicy = { auth: 'webhook_signature', rateLimit: 'none' };
+export const platformSignedRoute: RoutePolicy = { auth: 'webhook_signature', rateLimit: 'none', body: 'json_integer_cents' };
 
 /** The EasyPost tracking webhook: HMAC of the raw body with the EasyPost webhook secret. */
-export const easyPostSignedRoute: RoutePolicy = { auth: 'easypost_signature', rateLimit: 'none' };
+export const easyPostSignedRoute: RoutePolicy = { auth: 'easypost_signature', rateLimit: 'none', body: 'json' };
 
 /** The policy a route declares; every route of the contract declares one (a test checks it). */
 export function policyOf(metadata: unknown): RoutePolicy | undefined {
   const policy = metadata as Partial<RoutePolicy> | undefined;
-  return policy?.auth === undefined || policy.rateLimit === undefined ? undefined : (policy as RoutePolicy);
+  return policy?.auth === undefined || policy.rateLimit === undefined || policy.body === undefined ? undefined : (policy as RoutePolicy);
 }

@@ -1,5 +1,6 @@
 // The composition root: the one place where the service's parts are built and wired, for the
-// server (main.ts), the tests (test/support/service.ts) and the benchmark (bench/app.ts). Every
+// server (main.ts), the tests (test/support/service.ts), the benchmark (bench/app.ts) and the
+// admin CLI (server/cli/admin.ts). Every
 // part with state (pools, caches, queues, counters) is made here, per service: nothing is kept in
 // module state, so two services in one process never share anything by accident.
 import type express from 'express';
@@ -48,6 +49,12 @@ export interface Service {
   rateLimiting: RateLimiting | undefined;
   /** The stop steps in order (the job workers, the limits, the key cache, the database), named for logs. */
   stopSteps(): Array<{ name: string; run: () => Promise<unknown> }>;
+}
+
+/** The admin CLI's parts: the database handle only (it serves nothing and works no queue). */
+export function composeCli(databaseUrl: string): { db: Database; stop(): Promise<void> } {
+  const db = createDatabase(databaseUrl);
+  return { db, stop: () => db.$disconnect() };
 }
 
 export async function composeService(options: ServiceOptions): Promise<Service> {

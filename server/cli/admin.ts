@@ -13,7 +13,8 @@ import type { ErrorCode, FieldError } from '../../contract/errors.js';
 import { centsToMajorString } from '../../contract/money.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { MerchantCreateOptions, KeyCreateOptions, KeyRevokeOptions, MerchantUpdateOptions, PlatformCreateOptions, MerchantConnectOptions, ClaimSetStatusOptions, BillingReportOptions } from './options.js';
-import { createDatabase, type Database } from '../db/client.js';
+import { composeCli } from '../compose.js';
+import type { Database } from '../db/client.js';
 import type { Actor } from '../domain/actor.js';
 import { resolveDatabase } from '../db/resolve.js';
 import { issueApiKey, revokeApiKey, type IssuedKey } from '../domain/api-keys.js';
@@ -80,11 +81,11 @@ function flagOf(command: Command, attribute: string): string {
 async function withDatabase<T>(run: (db: Database) => Promise<T>): Promise<T> {
   const config = readConfig();
   const database = await resolveDatabase(config);
-  const db = createDatabase(database.url);
+  const { db, stop } = composeCli(database.url);
   try {
     return await run(db);
   } finally {
-    await db.$disconnect();
+    await stop();
     // A no-op when the cluster was already running (the server's): only ours is stopped.
     await database.embedded?.stop();
   }

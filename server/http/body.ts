@@ -4,12 +4,14 @@
 //                  sent, UTF-8 only (400). Signatures are checked on these bytes.
 //   parseJsonBody  well-formed UTF-8, valid JSON, nesting within MAX_JSON_DEPTH, no duplicate key,
 //                  no text PostgreSQL cannot store (U+0000, lone surrogates) in the body, the path
-//                  or the query, and cents written as integers. Every problem is a 400 naming its
-//                  field, never a 500 from the database or a crash.
+//                  or the query, and, where the route's policy says so (contract/policy.ts), cents
+//                  written as integers. Every problem is a 400 naming its field, never a 500.
 import express, { type Request, type RequestHandler } from 'express';
 import { fieldPath, type FieldError } from '../../contract/errors.js';
 import { AppError } from '../domain/errors.js';
+import type { BodyRule } from '../../contract/policy.js';
 import { inspectJsonText, MAX_JSON_DEPTH, type JsonPath } from './json-text.js';
+import { routePolicy } from './route-policy.js';
 import './request-types.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -56,7 +58,7 @@ const problems = {
   centsWithDecimals: 'must be an integer number of cents written without a decimal point (120.00 is refused)',
 } as const;
 
-function bodyValue(raw: Buffer): unknown {
+function bodyValue(raw: Buffer, rule: BodyRule): unknown {
   if (raw.length === 0) return {};
   let text: string;
   try {
@@ -80,7 +82,8 @@ function bodyValue(raw: Buffer): unknown {
   if (findings.tooDeep) {
     throw new AppError('invalid_request', `The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`);
   }
-  const fieldErrors: FieldError[] = (Object.keys(problems) as Array<keyof typeof problems>).flatMap((kind) =>
+  const kinds = (Object.keys(problems) as Array<keyof typeof problems>).filter((kind) => kind !== 'centsWithDecimals' || rule === 'json_integer_cents');
+  const fieldErrors: FieldError[] = kinds.flatMap((kind) =>
     findings[kind].map((path: JsonPath) => ({ field: fieldPath(path), message: problems[kind] })),
   );
   if (fieldErrors.length > 0) {
@@ -131,7 +134,7 @@ export const parseJsonBody: RequestHandler = (req, _res, next) => {
   try {
     const urlErrors = urlFieldErrors(req);
     if (urlErrors.length > 0) throw new AppError('invalid_request', 'The URL holds text that cannot be accepted.', urlErrors);
-    req.body = bodyValue(req.rawBody ?? Buffer.alloc(0));
+    req.body = bodyValue(req.rawBody ?? Buffer.alloc(0), routePolicy(req)?.body ?? 'json');
     next();
   } catch (error) {
     next(error);
