@@ -1,15 +1,88 @@
 // Builds the OpenAPI document from the contract. `npm run openapi` writes it to openapi.json and
 // the server serves the same document at GET /openapi.json.
 import { generateOpenApi } from '@ts-rest/open-api';
-import type { AppRoute } from '@ts-rest/core';
+import { isZodType, type AppRoute } from '@ts-rest/core';
 import { contract } from './index.js';
 import { policyOf, type RouteAuth } from './policy.js';
 import { errorDescriptions, type ErrorStatus } from './errors.js';
 
+interface ResponseLike {
+  description?: string;
+  headers?: Record<string, { $ref: string }>;
+}
+
 interface OperationLike {
-  responses?: Record<string, { description?: string }>;
+  responses?: Record<string, ResponseLike>;
+  requestBody?: { required?: boolean };
   security?: Array<Record<string, string[]>>;
   [key: string]: unknown;
+}
+
+/** The router keys of the contract, as operation tags, each with what it is for. */
+const TAGS = [
+  { name: 'quotes', description: 'Step 1 of the integration: price protection for the current cart, at checkout.' },
+  { name: 'orders', description: 'Step 2: register each protected order; this books the premium. Read, update and cancel it.' },
+  { name: 'shipments', description: 'Step 3: register each tracking number as the order is fulfilled; read its carrier scans.' },
+  { name: 'claims', description: 'File and follow a claim on a protected order; an open claim blocks cancelling.' },
+  { name: 'addresses', description: 'Check that a US address is deliverable before shipping; no side effects.' },
+  { name: 'billing', description: 'The store\'s monthly premium statement, read from the premium ledger.' },
+  { name: 'webhooks', description: 'Messages from a commerce-platform backend: order.placed, fulfillment.created, refund.created.' },
+  { name: 'tracking', description: 'Callbacks from the tracking provider (EasyPost tracker events).' },
+];
+
+/** Response headers of the contract, defined once and referenced by every response that carries them. */
+const HEADERS = {
+  'X-Service-Mode': {
+    description: 'live, or test when the request presented a test key (or a platform message declared test mode).',
+    schema: { type: 'string', enum: ['live', 'test'] },
+  },
+  'X-Legacy-Mode': { description: 'The same value as X-Service-Mode, for integrations built before the rename.', schema: { type: 'string', enum: ['live', 'test'] } },
+  'X-Request-Id': { description: 'The request id: the X-Request-Id sent, when well-formed, else one generated. Support asks for it.', schema: { type: 'string' } },
+  'RateLimit-Limit': { description: 'Requests allowed in the window of the tightest limit that applies.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Remaining': { description: 'Requests left in that window.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: 'Seconds until that window resets.', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying: on 429, and on 500 while the database is away for a moment.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+} as const;
+
+const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+/** The headers a response of an operation carries, by its authentication and its status. */
+function responseHeaders(auth: RouteAuth | undefined, status: string): Record<string, { $ref: string }> {
+  const headers: Record<string, { $ref: string }> = {
+    'X-Service-Mode': headerRef('X-Service-Mode'),
+    'X-Legacy-Mode': headerRef('X-Legacy-Mode'),
+    'X-Request-Id': headerRef('X-Request-Id'),
+  };
+  // Limits are counted once the key is known: every answer after that carries them.
+  if (auth === 'api_key' && status !== '401' && status !== '403') {
+    for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const) headers[name] = headerRef(name);
+  }
+  if (status === '429' || status === '500') headers['Retry-After'] = headerRef('Retry-After');
+  return headers;
+}
+
+/**
+ * zod's z.unknown() comes out as { nullable: true } with no type, which OpenAPI 3.0 does not allow:
+ * any JSON value is the empty schema.
+ */
+function anyValueSchemas(node: unknown): void {
+  if (Array.isArray(node)) {
+    node.forEach(anyValueSchemas);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const record = node as Record<string, unknown>;
+  for (const [key, value] of Object.entries(record)) {
+    const schema = value as Record<string, unknown> | null;
+    if (schema !== null && typeof schema === 'object' && !Array.isArray(schema) && Object.keys(schema).length === 1 && schema.nullable === true) {
+      record[key] = {};
+    } else {
+      anyValueSchemas(value);
+    }
+  }
 }
 
 const successDescriptions: Record<string, string> = { '200': 'OK', '201': 'Created' };
@@ -33,8 +106,22 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           'Money: quote amounts are strings of major units; order and shipment amounts are JSON numbers with at most ' +
           'two decimals (a third decimal is 400, never rounded); webhook amounts are integer cents. USD only.',
       },
-      servers: [{ url: 'http://localhost:3000', description: 'Local service (npm start)' }],
+      servers: [
+        {
+          url: 'https://{host}',
+          description: 'Your deployment of the service.',
+          variables: { host: { default: 'api.example.com', description: 'The host name the service is deployed at.' } },
+        },
+        {
+          url: 'https://{legacyHost}',
+          description: 'The previous host name serving the same API; integrations built before the rename need no change.',
+          variables: { legacyHost: { default: 'legacy-api.example.com', description: 'The previous host name of the deployment.' } },
+        },
+        { url: 'http://localhost:3000', description: 'Local service (npm start).' },
+      ],
+      tags: TAGS,
       components: {
+        headers: HEADERS,
         securitySchemes: {
           tokenHeader: { type: 'apiKey', in: 'header', name: 'token', description: 'Secret key: ak_live_... or ak_test_...' },
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'The same secret key as a Bearer token.' },
@@ -57,10 +144,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       setOperationId: 'concatenated-path',
       operationMapper: (operation, route) => {
         const op = operation as OperationLike;
+        const auth = routeAuth(route);
         for (const [status, response] of Object.entries(op.responses ?? {})) {
           response.description = errorDescriptions[Number(status) as ErrorStatus] ?? successDescriptions[status] ?? status;
+          response.headers = responseHeaders(auth, status);
         }
-        const auth = routeAuth(route);
+        // A body is required unless an empty one is valid (an update with nothing to change).
+        if (op.requestBody && 'body' in route && isZodType(route.body)) op.requestBody.required = !route.body.safeParse({}).success;
         if (auth === 'api_key') op.security = [{ tokenHeader: [] }, { bearerAuth: [] }];
         if (auth === 'webhook_signature') op.security = [{ webhookSignature: [] }];
         if (auth === 'easypost_signature') op.security = [{ easyPostSignature: [] }];
@@ -68,6 +158,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
     },
   );
+  anyValueSchemas(document);
   return document as unknown as Record<string, unknown>;
 }
 

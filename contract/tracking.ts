@@ -22,7 +22,7 @@ export const trackingContract = c.router({
     method: 'POST',
     path: '/v1/tracking/easypost/webhook',
     body: EasyPostEvent,
-    responses: { 200: TrackingWebhookAcknowledgement, ...pickErrors(400, 401, 413, 500) },
+    responses: { 200: TrackingWebhookAcknowledgement, ...pickErrors(400, 401, 404, 413, 500) },
     metadata: easyPostSignedRoute,
     summary: 'Receive an EasyPost tracker event',
     description:

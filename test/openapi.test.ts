@@ -12,9 +12,15 @@ interface Operation {
   description?: string;
   operationId?: string;
   security?: Array<Record<string, string[]>>;
-  responses: Record<string, { description: string; content?: Record<string, { schema: { $ref?: string } }> }>;
+  requestBody?: { required?: boolean };
+  responses: Record<string, { description: string; headers?: Record<string, { $ref: string }>; content?: Record<string, { schema: { $ref?: string } }> }>;
 }
-type Document = { paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  tags: Array<{ name: string; description: string }>;
+  servers: Array<{ url: string; variables?: Record<string, { default: string }> }>;
+  components: { securitySchemes: Record<string, unknown>; headers: Record<string, unknown> };
+};
 
 const document = buildOpenApiDocument() as unknown as Document;
 const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
@@ -89,6 +95,64 @@ describe('openapi.json', () => {
         expect(response?.description, `${method} ${path} ${status}`).toMatch(/^[a-z_]+: /);
       }
     }
+  });
+
+  it('declares the headers every response carries, and the ones limits and retries add', () => {
+    for (const { path, method, operation } of operations) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const where = `${method} ${path} ${status}`;
+        const names = Object.keys(response.headers ?? {});
+        expect(names, where).toEqual(expect.arrayContaining(['X-Service-Mode', 'X-Legacy-Mode', 'X-Request-Id']));
+        expect(names.includes('Retry-After'), where).toBe(status === '429' || status === '500');
+        const keyRoute = operation.security?.some((scheme) => 'tokenHeader' in scheme) ?? false;
+        expect(names.includes('RateLimit-Remaining'), where).toBe(keyRoute && status !== '401' && status !== '403');
+        for (const header of Object.values(response.headers ?? {})) {
+          expect(document.components.headers[header.$ref.replace('#/components/headers/', '')], where).toBeDefined();
+        }
+      }
+    }
+  });
+
+  it('sends the headers it declares, on successes and errors alike', async () => {
+    const answers = [
+      await fetch(`${service.baseUrl}/v2/orders/nope`, { headers: { token: 'ak_test_not-a-key' } }), // 401
+      await fetch(`${service.baseUrl}/v1/billing/statements?month=2026-13`, { headers: { token: 'ak_live_x' } }),
+    ];
+    for (const answer of answers) {
+      expect(answer.headers.get('x-service-mode')).toMatch(/^(live|test)$/);
+      expect(answer.headers.get('x-legacy-mode')).toBe(answer.headers.get('x-service-mode'));
+      expect(answer.headers.get('x-request-id')).toMatch(/^req_/);
+    }
+  });
+
+  it('requires a body wherever an empty one is refused, and not on updates, where it is a no-op', () => {
+    const required = Object.fromEntries(
+      operations.filter(({ operation }) => operation.requestBody).map(({ path, method, operation }) => [`${method} ${path}`, operation.requestBody?.required]),
+    );
+    expect(required['post /v2/orders']).toBe(true);
+    expect(required['post /v2/quotes']).toBe(true);
+    expect(required['post /v1/shipments']).toBe(true);
+    expect(required['post /api/webhooks/{platform_slug}']).toBe(true);
+    expect(required['patch /v2/orders/{source_order_id}']).toBe(false);
+  });
+
+  it('names its tags and servers: the deployment and the legacy host as variables, and localhost', () => {
+    const operationTags = new Set(operations.flatMap(({ operation }) => (operation as { tags?: string[] }).tags ?? []));
+    expect(document.tags.map((tag) => tag.name).sort()).toEqual([...operationTags].sort());
+    for (const tag of document.tags) expect(tag.description.length).toBeGreaterThan(20);
+    expect(document.servers.map((server) => server.url)).toEqual(['https://{host}', 'https://{legacyHost}', 'http://localhost:3000']);
+  });
+
+  it('gives every schema that allows null a type (OpenAPI 3.0 has no null type of its own)', () => {
+    const offenders: string[] = [];
+    const walk = (node: unknown, where: string) => {
+      if (node === null || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      if (schema.nullable === true && schema.type === undefined && schema.$ref === undefined && schema.allOf === undefined && schema.oneOf === undefined && schema.anyOf === undefined) offenders.push(where);
+      for (const [key, value] of Object.entries(schema)) walk(value, `${where}/${key}`);
+    };
+    walk(document, '');
+    expect(offenders).toEqual([]);
   });
 
   it('is served at GET /openapi.json', async () => {

@@ -957,7 +957,22 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description live, or test when the request presented a test key (or a platform message declared test mode). */
+        "X-Service-Mode": "live" | "test";
+        /** @description The same value as X-Service-Mode, for integrations built before the rename. */
+        "X-Legacy-Mode": "live" | "test";
+        /** @description The request id: the X-Request-Id sent, when well-formed, else one generated. Support asks for it. */
+        "X-Request-Id": string;
+        /** @description Requests allowed in the window of the tightest limit that applies. */
+        "RateLimit-Limit": number;
+        /** @description Requests left in that window. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until that window resets. */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before retrying: on 429, and on 500 while the database is away for a moment. */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -970,7 +985,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["QuoteRequest"];
             };
@@ -979,6 +994,12 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -988,6 +1009,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -997,6 +1024,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1006,6 +1036,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1015,6 +1048,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1024,6 +1063,12 @@ export interface operations {
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1033,6 +1078,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1042,6 +1094,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1058,7 +1117,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["OrderRequest"];
             };
@@ -1067,6 +1126,12 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1076,6 +1141,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1085,6 +1156,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1094,6 +1168,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1103,6 +1180,12 @@ export interface operations {
             /** @description conflict: the object already exists, or its state forbids the change. */
             409: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1112,6 +1195,12 @@ export interface operations {
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1121,6 +1210,12 @@ export interface operations {
             /** @description unprocessable: a duplicate id within the request itself. */
             422: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1130,6 +1225,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1139,6 +1241,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1161,6 +1270,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1170,6 +1285,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1179,6 +1300,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1188,6 +1312,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1197,6 +1324,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1206,6 +1339,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1215,6 +1355,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1242,6 +1389,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1251,6 +1404,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1260,6 +1419,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1269,6 +1431,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1278,6 +1443,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1287,6 +1458,12 @@ export interface operations {
             /** @description conflict: the object already exists, or its state forbids the change. */
             409: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1296,6 +1473,12 @@ export interface operations {
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1305,6 +1488,12 @@ export interface operations {
             /** @description unprocessable: a duplicate id within the request itself. */
             422: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1314,6 +1503,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1323,6 +1519,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1350,6 +1553,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1359,6 +1568,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1368,6 +1583,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1377,6 +1595,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1386,6 +1607,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1395,6 +1622,12 @@ export interface operations {
             /** @description conflict: the object already exists, or its state forbids the change. */
             409: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1404,6 +1637,12 @@ export interface operations {
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1413,6 +1652,12 @@ export interface operations {
             /** @description unprocessable: a duplicate id within the request itself. */
             422: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1422,6 +1667,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1431,6 +1683,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1453,6 +1712,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1462,6 +1727,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1471,6 +1742,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1480,6 +1754,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1489,6 +1766,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1498,6 +1781,12 @@ export interface operations {
             /** @description conflict: the object already exists, or its state forbids the change. */
             409: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1507,6 +1796,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1516,6 +1812,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1532,7 +1835,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["ShipmentRequest"];
             };
@@ -1541,6 +1844,12 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1550,6 +1859,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1559,6 +1874,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1568,6 +1886,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1577,6 +1898,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1586,6 +1913,12 @@ export interface operations {
             /** @description conflict: the object already exists, or its state forbids the change. */
             409: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1595,6 +1928,12 @@ export interface operations {
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1604,6 +1943,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1613,6 +1959,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1635,6 +1988,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1644,6 +2003,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1653,6 +2018,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1662,6 +2030,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1671,6 +2042,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1680,6 +2057,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1689,6 +2073,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1707,7 +2098,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["ShipmentUpdateRequest"];
             };
@@ -1716,6 +2107,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1725,6 +2122,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1734,6 +2137,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1743,6 +2149,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1752,6 +2161,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1761,6 +2176,12 @@ export interface operations {
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1770,6 +2191,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1779,6 +2207,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1797,7 +2232,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["ShipmentUpdateRequest"];
             };
@@ -1806,6 +2241,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1815,6 +2256,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1824,6 +2271,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1833,6 +2283,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1842,6 +2295,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1851,6 +2310,12 @@ export interface operations {
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1860,6 +2325,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1869,6 +2341,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1891,6 +2370,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1900,6 +2385,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1909,6 +2400,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1918,6 +2412,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1927,6 +2424,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1936,6 +2439,12 @@ export interface operations {
             /** @description conflict: the object already exists, or its state forbids the change. */
             409: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1945,6 +2454,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1954,6 +2470,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1976,6 +2499,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1985,6 +2514,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1994,6 +2529,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2003,6 +2541,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2012,6 +2553,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2021,6 +2568,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2030,6 +2584,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2046,7 +2607,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["ClaimRequest"];
             };
@@ -2055,6 +2616,12 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2064,6 +2631,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2073,6 +2646,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2082,6 +2658,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2091,6 +2670,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2100,6 +2685,12 @@ export interface operations {
             /** @description conflict: the object already exists, or its state forbids the change. */
             409: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2109,6 +2700,12 @@ export interface operations {
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2118,6 +2715,12 @@ export interface operations {
             /** @description unprocessable: a duplicate id within the request itself. */
             422: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2127,6 +2730,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2136,6 +2746,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2158,6 +2775,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2167,6 +2790,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2176,6 +2805,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2185,6 +2817,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2194,6 +2829,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2203,6 +2844,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2212,6 +2860,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2228,7 +2883,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["AddressVerificationRequest"];
             };
@@ -2237,6 +2892,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2246,6 +2907,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2255,6 +2922,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2264,6 +2934,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2273,6 +2946,12 @@ export interface operations {
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2282,6 +2961,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2291,6 +2977,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2313,6 +3006,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2322,6 +3021,12 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2331,6 +3036,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2340,6 +3048,9 @@ export interface operations {
             /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
             403: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2349,6 +3060,12 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2358,6 +3075,13 @@ export interface operations {
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2367,6 +3091,13 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2383,7 +3114,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["EasyPostEvent"];
             };
@@ -2392,6 +3123,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2401,6 +3135,9 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2410,6 +3147,21 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2419,6 +3171,9 @@ export interface operations {
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2428,6 +3183,10 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2446,7 +3205,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Body */
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @description Slug of the store the message is for. */
@@ -2567,6 +3326,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2576,6 +3338,9 @@ export interface operations {
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2585,6 +3350,9 @@ export interface operations {
             /** @description unauthorized: missing, malformed, revoked or unknown key. */
             401: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2594,6 +3362,9 @@ export interface operations {
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2603,6 +3374,9 @@ export interface operations {
             /** @description conflict: the object already exists, or its state forbids the change. */
             409: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2612,6 +3386,9 @@ export interface operations {
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2621,6 +3398,10 @@ export interface operations {
             /** @description internal_error: service fault; safe to retry. */
             500: {
                 headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
