@@ -64,6 +64,54 @@ function responseHeaders(auth: RouteAuth | undefined, status: string): Record<st
   return headers;
 }
 
+type SchemaObject = Record<string, unknown>;
+const isSchemaObject = (value: unknown): value is SchemaObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Every titled schema becomes a named component, wherever ts-rest left it inline (the members of a
+ * oneOf, such as the three platform messages), so that generators name the type and Redoc renders
+ * it. A oneOf with a discriminator gets its mapping from each member's constant.
+ */
+function nameTitledSchemas(document: SchemaObject): void {
+  const components = (document.components as SchemaObject).schemas as Record<string, SchemaObject>;
+  const hoist = (node: unknown, isComponentRoot: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((item) => hoist(item, false));
+    if (!isSchemaObject(node)) return node;
+    for (const [key, value] of Object.entries(node)) {
+      // Schemas sit under these keys; examples and the like are left alone.
+      if (['properties', 'items', 'oneOf', 'anyOf', 'allOf', 'additionalProperties', 'schema', 'content', 'requestBody', 'responses', 'paths'].includes(key) || /^(application\/|[0-9]{3}$|\/)/.test(key) || key === 'get' || key === 'post' || key === 'patch') {
+        node[key] = isSchemaObject(value) && key === 'properties'
+          ? Object.fromEntries(Object.entries(value).map(([name, property]) => [name, hoist(property, false)]))
+          : hoist(value, false);
+      }
+    }
+    const title = node.title;
+    if (isComponentRoot || typeof title !== 'string' || node.type !== 'object') return node;
+    const existing = components[title];
+    if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(node)) return node;
+    components[title] = node;
+    return { $ref: `#/components/schemas/${title}` };
+  };
+  for (const [name, schema] of Object.entries(components)) components[name] = hoist(schema, true) as SchemaObject;
+  document.paths = hoist(document.paths, false);
+  const addMappings = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(addMappings);
+    if (!isSchemaObject(node)) return;
+    const discriminator = node.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
+    if (discriminator && Array.isArray(node.oneOf)) {
+      const mapping: Record<string, string> = {};
+      for (const member of node.oneOf as Array<{ $ref?: string }>) {
+        const target = member.$ref === undefined ? undefined : components[member.$ref.replace('#/components/schemas/', '')];
+        const value = ((target?.properties as SchemaObject | undefined)?.[discriminator.propertyName] as { enum?: string[] } | undefined)?.enum?.[0];
+        if (member.$ref !== undefined && value !== undefined) mapping[value] = member.$ref;
+      }
+      if (Object.keys(mapping).length === (node.oneOf as unknown[]).length) discriminator.mapping = mapping;
+    }
+    Object.values(node).forEach(addMappings);
+  };
+  addMappings(document);
+}
+
 /**
  * zod's z.unknown() comes out as { nullable: true } with no type, which OpenAPI 3.0 does not allow:
  * any JSON value is the empty schema.
@@ -129,13 +177,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             type: 'apiKey',
             in: 'header',
             name: 'X-Hmac-Signature',
-            description: 'hmac-sha256-hex=<hex HMAC-SHA256 of the raw body with the EasyPost webhook secret>.',
+            description: '`hmac-sha256-hex=<hex HMAC-SHA256 of the raw body with the EasyPost webhook secret>`.',
           },
           webhookSignature: {
             type: 'apiKey',
             in: 'header',
             name: 'X-Webhook-Signature',
-            description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the platform secret>; 300 s window.',
+            description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the platform secret>`; 300 s window.',
           },
         },
       },
@@ -159,6 +207,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     },
   );
   anyValueSchemas(document);
+  nameTitledSchemas(document as unknown as SchemaObject);
   return document as unknown as Record<string, unknown>;
 }
 

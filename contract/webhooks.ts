@@ -67,7 +67,28 @@ export const OrderPlacedMessage = extendApi(
       line_items: z.array(PushedLineItem).min(1, 'must have at least one line item').max(1000),
     }),
   }),
-  { title: 'OrderPlacedMessage', description: 'Posted once the order is placed; books the premium.' },
+  {
+    title: 'OrderPlacedMessage',
+    description: 'Posted once the order is placed; books the premium.',
+    example: {
+      merchant: 'acme-shop',
+      event: 'order.placed',
+      order: {
+        id: 'wc-5001',
+        number: '#5001',
+        created_at: '2026-11-20T10:00:00Z',
+        currency: 'USD',
+        quote_id: '7d0f9b8e-4a53-4f0e-9b2e-2f1c5f3b8a11',
+        protection_cents: 188,
+        customer: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' },
+        shipping_address: { street_address1: '1600 Amphitheatre Pkwy', city: 'Mountain View', province: 'CA', zip: '94043', country_code: 'US' },
+        line_items: [
+          { id: 'l1', sku: 'DESK-ORG', title: 'Desk organiser', unit_price_cents: 6250, quantity: 2 },
+          { id: 'l2', sku: 'SHIPPING-PROTECTION', title: 'Shipping protection', unit_price_cents: 188, quantity: 1 },
+        ],
+      },
+    },
+  },
 );
 
 export const FulfillmentCreatedMessage = extendApi(
@@ -83,7 +104,16 @@ export const FulfillmentCreatedMessage = extendApi(
         .max(100),
     }),
   }),
-  { title: 'FulfillmentCreatedMessage', description: 'Delivers tracking numbers; each becomes a shipment of the order.' },
+  {
+    title: 'FulfillmentCreatedMessage',
+    description: 'Delivers tracking numbers; each becomes a shipment of the order.',
+    example: {
+      merchant: 'acme-shop',
+      event: 'fulfillment.created',
+      order: { id: 'wc-5001' },
+      fulfillment: { id: 'ful-9001', shipments: [{ tracking_number: '1Z999AA10123456784', courier_id: 'ups' }] },
+    },
+  },
 );
 
 export const RefundCreatedMessage = extendApi(
@@ -107,7 +137,16 @@ export const RefundCreatedMessage = extendApi(
         .optional(),
     }),
   }),
-  { title: 'RefundCreatedMessage', description: 'Reverses exactly the refunded cents of the protection line, clamped to the premium remaining.' },
+  {
+    title: 'RefundCreatedMessage',
+    description: 'Reverses exactly the refunded cents of the protection line, clamped to the premium remaining.',
+    example: {
+      merchant: 'acme-shop',
+      event: 'refund.created',
+      order: { id: 'wc-5001' },
+      refund: { id: 'ref-7001', amount_cents: 6438, created_at: '2026-11-24T09:30:00Z', items: [{ sku: 'DESK-ORG', refunded_cents: 6250 }, { sku: 'SHIPPING-PROTECTION', refunded_cents: 188 }] },
+    },
+  },
 );
 
 export const WebhookMessage = z.discriminatedUnion('event', [OrderPlacedMessage, FulfillmentCreatedMessage, RefundCreatedMessage], {
@@ -129,7 +168,10 @@ export const WebhookAcknowledgement = extendApi(
     shipments_registered: z.number().int().optional().describe('fulfillment.created: tracking numbers newly registered.'),
     duplicate: z.boolean().describe('true for a redelivered message: nothing was changed.'),
   }),
-  { title: 'WebhookAcknowledgement' },
+  {
+    title: 'WebhookAcknowledgement',
+    example: { received: true, event: 'order.placed', mode: 'live', order_id: 'wc-5001', premium_cents: 188, duplicate: false },
+  },
 );
 
 export const webhooksContract = c.router({
@@ -144,7 +186,7 @@ export const webhooksContract = c.router({
     description:
       'order.placed, fulfillment.created and refund.created from a commerce-platform backend, for the store named by ' +
       '`merchant`, which must have the platform connected (404 otherwise). No API key: every message is signed with ' +
-      'the platform\'s shared secret in X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, ' +
+      'the platform\'s shared secret in `X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, ' +
       'within 300 s of the server clock (401 otherwise). Amounts are integer cents, checked on the raw text: 120.00 ' +
       'is 400. A redelivered message (same order id, fulfillment id or refund id) answers 200 with duplicate true and ' +
       'changes nothing. A fulfilment or refund for an order not received yet answers 500 order_not_yet_ingested: ' +

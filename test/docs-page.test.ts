@@ -124,6 +124,15 @@ describe('GET /docs in Chromium', () => {
         for (const summary of summaries) expect(text, summary).toContain(summary);
         expect(await page.title()).toBe('Order Protection API reference');
 
+        // The platform webhook's body (a oneOf of three named messages with a discriminator) renders
+        // whole: its fields, the event chooser, and a sample payload. It used to render empty.
+        const webhook = page.locator('[data-section-id="operation/webhooks.receive"]');
+        await webhook.scrollIntoViewIfNeeded();
+        await webhook.getByText('Slug of the store the message is for.').first().waitFor({ state: 'visible', timeout: 10_000 });
+        const webhookText = await webhook.innerText();
+        for (const shown of ['merchant', 'event', 'order', 'order.placed', 'protection_cents', 'wc-5001']) expect(webhookText, shown).toContain(shown);
+        await webhook.screenshot({ path: `${artifacts}docs-webhook-body.png` });
+
         // The search index runs in Redoc's blob: worker, so searching proves the worker runs under the CSP.
         const search = page.getByPlaceholder('Search...');
         await search.fill('address');

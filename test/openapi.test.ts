@@ -143,6 +143,21 @@ describe('openapi.json', () => {
     expect(document.servers.map((server) => server.url)).toEqual(['https://{host}', 'https://{legacyHost}', 'http://localhost:3000']);
   });
 
+  it('names each platform message and its acknowledgement as a component with an example, and maps the discriminator', () => {
+    const schemas = (document.components as unknown as { schemas: Record<string, { example?: unknown }> }).schemas;
+    for (const name of ['OrderPlacedMessage', 'FulfillmentCreatedMessage', 'RefundCreatedMessage', 'WebhookAcknowledgement']) {
+      expect(schemas[name]?.example, name).toBeDefined();
+    }
+    const body = (document.paths['/api/webhooks/{platform_slug}']?.post as unknown as {
+      requestBody: { content: Record<string, { schema: { discriminator: { mapping: Record<string, string> } } }> };
+    }).requestBody.content['application/json']?.schema;
+    expect(body?.discriminator.mapping).toEqual({
+      'order.placed': '#/components/schemas/OrderPlacedMessage',
+      'fulfillment.created': '#/components/schemas/FulfillmentCreatedMessage',
+      'refund.created': '#/components/schemas/RefundCreatedMessage',
+    });
+  });
+
   it('gives every schema that allows null a type (OpenAPI 3.0 has no null type of its own)', () => {
     const offenders: string[] = [];
     const walk = (node: unknown, where: string) => {

@@ -273,7 +273,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a platform message
-         * @description order.placed, fulfillment.created and refund.created from a commerce-platform backend, for the store named by `merchant`, which must have the platform connected (404 otherwise). No API key: every message is signed with the platform's shared secret in X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, within 300 s of the server clock (401 otherwise). Amounts are integer cents, checked on the raw text: 120.00 is 400. A redelivered message (same order id, fulfillment id or refund id) answers 200 with duplicate true and changes nothing. A fulfilment or refund for an order not received yet answers 500 order_not_yet_ingested: retry later. A refund without refund.id is 400; a refund id already used for another order of the store is 409 and reverses nothing. A credit is dated to refund.created_at, but never before the order's latest booking or re-pricing nor after receipt. A full refund of the protection line cancels the order even while a claim is open; the claim stays open. Test-mode orders (mode test, or test true) are validated and acknowledged with mode test, book nothing, and are never visible to live keys or in billing.
+         * @description order.placed, fulfillment.created and refund.created from a commerce-platform backend, for the store named by `merchant`, which must have the platform connected (404 otherwise). No API key: every message is signed with the platform's shared secret in `X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, within 300 s of the server clock (401 otherwise). Amounts are integer cents, checked on the raw text: 120.00 is 400. A redelivered message (same order id, fulfillment id or refund id) answers 200 with duplicate true and changes nothing. A fulfilment or refund for an order not received yet answers 500 order_not_yet_ingested: retry later. A refund without refund.id is 400; a refund id already used for another order of the store is 409 and reverses nothing. A credit is dated to refund.created_at, but never before the order's latest booking or re-pricing nor after receipt. A full refund of the protection line cancels the order even while a claim is open; the claim stays open. Test-mode orders (mode test, or test true) are validated and acknowledged with mode test, book nothing, and are never visible to live keys or in billing.
          */
         post: operations["webhooks.receive"];
         delete?: never;
@@ -935,7 +935,17 @@ export interface components {
             /** @description Whether a shipment follows that tracker. */
             matched: boolean;
         };
-        /** WebhookAcknowledgement */
+        /**
+         * WebhookAcknowledgement
+         * @example {
+         *       "received": true,
+         *       "event": "order.placed",
+         *       "mode": "live",
+         *       "order_id": "wc-5001",
+         *       "premium_cents": 188,
+         *       "duplicate": false
+         *     }
+         */
         WebhookAcknowledgement: {
             /** @enum {boolean} */
             received: true;
@@ -952,6 +962,201 @@ export interface components {
             shipments_registered?: number;
             /** @description true for a redelivered message: nothing was changed. */
             duplicate: boolean;
+        };
+        /**
+         * OrderPlacedMessage
+         * @description Posted once the order is placed; books the premium.
+         * @example {
+         *       "merchant": "acme-shop",
+         *       "event": "order.placed",
+         *       "order": {
+         *         "id": "wc-5001",
+         *         "number": "#5001",
+         *         "created_at": "2026-11-20T10:00:00Z",
+         *         "currency": "USD",
+         *         "quote_id": "7d0f9b8e-4a53-4f0e-9b2e-2f1c5f3b8a11",
+         *         "protection_cents": 188,
+         *         "customer": {
+         *           "first_name": "Grace",
+         *           "last_name": "Hopper",
+         *           "email": "grace@example.com"
+         *         },
+         *         "shipping_address": {
+         *           "street_address1": "1600 Amphitheatre Pkwy",
+         *           "city": "Mountain View",
+         *           "province": "CA",
+         *           "zip": "94043",
+         *           "country_code": "US"
+         *         },
+         *         "line_items": [
+         *           {
+         *             "id": "l1",
+         *             "sku": "DESK-ORG",
+         *             "title": "Desk organiser",
+         *             "unit_price_cents": 6250,
+         *             "quantity": 2
+         *           },
+         *           {
+         *             "id": "l2",
+         *             "sku": "SHIPPING-PROTECTION",
+         *             "title": "Shipping protection",
+         *             "unit_price_cents": 188,
+         *             "quantity": 1
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        OrderPlacedMessage: {
+            /** @description Slug of the store the message is for. */
+            merchant: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "order.placed";
+            order: {
+                /** @description The order id; fulfilment and refund messages refer to it. It becomes source_order_id. */
+                id: string;
+                number?: string;
+                /**
+                 * Format: date-time
+                 * @description Placement time: the month the premium is booked in.
+                 */
+                created_at: string;
+                /** @enum {string} */
+                currency?: "USD";
+                /** @description Strongly recommended: the premium is then the quoted one (cart-swap checked). */
+                quote_id?: string;
+                /** @description Fallback premium, used only when no quote resolves. */
+                protection_cents?: number;
+                /**
+                 * @description Whether unit_price_cents include sales tax; absent reads pre_tax. Tax-inclusive senders also send tax_cents.
+                 * @enum {string}
+                 */
+                price_basis?: "pre_tax" | "tax_inclusive";
+                tax_cents?: number;
+                /** @description test marks a sandbox order (any casing); live or absent is live. */
+                mode?: string;
+                /** @description true marks a sandbox order, like mode test. */
+                test?: boolean;
+                total_cents?: number;
+                shipping_cents?: number;
+                discount_cents?: number;
+                customer?: {
+                    first_name?: string;
+                    last_name?: string;
+                    /** Format: email */
+                    email?: string;
+                    phone?: string;
+                };
+                shipping_address?: components["schemas"]["Address"];
+                line_items: {
+                    id: string;
+                    /** @description The protection line is recognised by SKU first (see the README). */
+                    sku?: string;
+                    title: string;
+                    unit_price_cents: number;
+                    quantity: number;
+                    product_id?: string;
+                }[];
+            };
+        };
+        /**
+         * FulfillmentCreatedMessage
+         * @description Delivers tracking numbers; each becomes a shipment of the order.
+         * @example {
+         *       "merchant": "acme-shop",
+         *       "event": "fulfillment.created",
+         *       "order": {
+         *         "id": "wc-5001"
+         *       },
+         *       "fulfillment": {
+         *         "id": "ful-9001",
+         *         "shipments": [
+         *           {
+         *             "tracking_number": "1Z999AA10123456784",
+         *             "courier_id": "ups"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        FulfillmentCreatedMessage: {
+            /** @description Slug of the store the message is for. */
+            merchant: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "fulfillment.created";
+            order: {
+                id: string;
+            };
+            fulfillment: {
+                /** @description Idempotency key: a redelivery is acknowledged as a duplicate. */
+                id: string;
+                shipments: {
+                    tracking_number: string;
+                    courier_id?: string;
+                }[];
+            };
+        };
+        /**
+         * RefundCreatedMessage
+         * @description Reverses exactly the refunded cents of the protection line, clamped to the premium remaining.
+         * @example {
+         *       "merchant": "acme-shop",
+         *       "event": "refund.created",
+         *       "order": {
+         *         "id": "wc-5001"
+         *       },
+         *       "refund": {
+         *         "id": "ref-7001",
+         *         "amount_cents": 6438,
+         *         "created_at": "2026-11-24T09:30:00Z",
+         *         "items": [
+         *           {
+         *             "sku": "DESK-ORG",
+         *             "refunded_cents": 6250
+         *           },
+         *           {
+         *             "sku": "SHIPPING-PROTECTION",
+         *             "refunded_cents": 188
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        RefundCreatedMessage: {
+            /** @description Slug of the store the message is for. */
+            merchant: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "refund.created";
+            order: {
+                id: string;
+            };
+            refund: {
+                /** @description Stable and unique per refund: the idempotency key. Required. */
+                id: string;
+                /** @description Total returned to the shopper; kept for the record, not what is reversed. */
+                amount_cents?: number;
+                note?: string;
+                /**
+                 * Format: date-time
+                 * @description Recommended: the credit is dated to it (otherwise to receipt).
+                 */
+                created_at?: string;
+                items?: {
+                    /** @description Matched by SKU, never by title. */
+                    sku: string;
+                    /** @description Absent reads as zero. */
+                    refunded_cents?: number;
+                }[];
+            };
         };
     };
     responses: never;
@@ -3207,119 +3412,7 @@ export interface operations {
         /** @description Body */
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Slug of the store the message is for. */
-                    merchant: string;
-                    /** @enum {string} */
-                    event: "order.placed";
-                    order: {
-                        /** @description The order id; fulfilment and refund messages refer to it. It becomes source_order_id. */
-                        id: string;
-                        number?: string;
-                        /**
-                         * Format: date-time
-                         * @description Placement time: the month the premium is booked in.
-                         */
-                        created_at: string;
-                        /** @enum {string} */
-                        currency?: "USD";
-                        /** @description Strongly recommended: the premium is then the quoted one (cart-swap checked). */
-                        quote_id?: string;
-                        /** @description Fallback premium, used only when no quote resolves. */
-                        protection_cents?: number;
-                        /**
-                         * @description Whether unit_price_cents include sales tax; absent reads pre_tax. Tax-inclusive senders also send tax_cents.
-                         * @enum {string}
-                         */
-                        price_basis?: "pre_tax" | "tax_inclusive";
-                        tax_cents?: number;
-                        /** @description test marks a sandbox order (any casing); live or absent is live. */
-                        mode?: string;
-                        /** @description true marks a sandbox order, like mode test. */
-                        test?: boolean;
-                        total_cents?: number;
-                        shipping_cents?: number;
-                        discount_cents?: number;
-                        customer?: {
-                            first_name?: string;
-                            last_name?: string;
-                            /** Format: email */
-                            email?: string;
-                            phone?: string;
-                        };
-                        /**
-                         * Address
-                         * @description A postal address. street_address1, city and country_code are required.
-                         * @example {
-                         *       "street_address1": "1600 Amphitheatre Pkwy",
-                         *       "street_address2": null,
-                         *       "city": "Mountain View",
-                         *       "province": "CA",
-                         *       "zip": "94043",
-                         *       "country_code": "US"
-                         *     }
-                         */
-                        shipping_address?: {
-                            street_address1: string;
-                            street_address2?: string | null;
-                            city: string;
-                            province?: string;
-                            zip?: string;
-                            country_code: string;
-                        };
-                        line_items: {
-                            id: string;
-                            /** @description The protection line is recognised by SKU first (see the README). */
-                            sku?: string;
-                            title: string;
-                            unit_price_cents: number;
-                            quantity: number;
-                            product_id?: string;
-                        }[];
-                    };
-                } | {
-                    /** @description Slug of the store the message is for. */
-                    merchant: string;
-                    /** @enum {string} */
-                    event: "fulfillment.created";
-                    order: {
-                        id: string;
-                    };
-                    fulfillment: {
-                        /** @description Idempotency key: a redelivery is acknowledged as a duplicate. */
-                        id: string;
-                        shipments: {
-                            tracking_number: string;
-                            courier_id?: string;
-                        }[];
-                    };
-                } | {
-                    /** @description Slug of the store the message is for. */
-                    merchant: string;
-                    /** @enum {string} */
-                    event: "refund.created";
-                    order: {
-                        id: string;
-                    };
-                    refund: {
-                        /** @description Stable and unique per refund: the idempotency key. Required. */
-                        id: string;
-                        /** @description Total returned to the shopper; kept for the record, not what is reversed. */
-                        amount_cents?: number;
-                        note?: string;
-                        /**
-                         * Format: date-time
-                         * @description Recommended: the credit is dated to it (otherwise to receipt).
-                         */
-                        created_at?: string;
-                        items?: {
-                            /** @description Matched by SKU, never by title. */
-                            sku: string;
-                            /** @description Absent reads as zero. */
-                            refunded_cents?: number;
-                        }[];
-                    };
-                };
+                "application/json": components["schemas"]["OrderPlacedMessage"] | components["schemas"]["FulfillmentCreatedMessage"] | components["schemas"]["RefundCreatedMessage"];
             };
         };
         responses: {
