@@ -64,6 +64,43 @@ function responseHeaders(auth: RouteAuth | undefined, status: string): Record<st
   return headers;
 }
 
+interface Link {
+  operationId: string;
+  description: string;
+  parameters?: Record<string, string>;
+  /** Runtime expressions by body field: how stateful tools (Schemathesis) fill a follow-up body. */
+  requestBody?: Record<string, string>;
+}
+
+const orderId = '$response.body#/source_order_id';
+/**
+ * How the integration's steps follow each other, by the operation whose success answer they read:
+ * quote -> order (quote_id), order -> its reads, changes, shipments and claims (source_order_id),
+ * shipment -> its reads, changes and claims (tracking_number), claim -> its read (id).
+ */
+const LINKS: Record<string, Record<string, Link>> = {
+  'quotes.create': {
+    CreateOrderFromQuote: { operationId: 'orders.create', description: 'Register the order the shopper placed, with this quote.', requestBody: { quote_id: '$response.body#/id' } },
+  },
+  'orders.create': {
+    ReadOrder: { operationId: 'orders.get', description: 'Read the order back.', parameters: { source_order_id: orderId } },
+    UpdateOrder: { operationId: 'orders.updatePatch', description: 'Send what changed.', parameters: { source_order_id: orderId } },
+    CancelOrder: { operationId: 'orders.cancel', description: 'Cancel the order.', parameters: { source_order_id: orderId } },
+    CreateShipment: { operationId: 'shipments.create', description: 'Register a tracking number of the order.', requestBody: { source_order_id: orderId } },
+    FileClaim: { operationId: 'claims.create', description: 'File a claim on the order.', requestBody: { source_order_id: orderId } },
+    ListClaims: { operationId: 'claims.list', description: 'List the claims of the order.', parameters: { source_order_id: orderId } },
+  },
+  'shipments.create': {
+    ReadShipment: { operationId: 'shipments.get', description: 'Read the shipment and its scans.', parameters: { tracking_number: '$response.body#/tracking_number' } },
+    UpdateShipment: { operationId: 'shipments.updatePatch', description: 'Correct the carrier.', parameters: { tracking_number: '$response.body#/tracking_number' } },
+    CancelShipment: { operationId: 'shipments.cancel', description: 'Cancel the shipment.', parameters: { tracking_number: '$response.body#/tracking_number' } },
+    FileClaimOnShipment: { operationId: 'claims.create', description: 'File a claim about this shipment.', requestBody: { tracking_number: '$response.body#/tracking_number' } },
+  },
+  'claims.create': {
+    ReadClaim: { operationId: 'claims.get', description: 'Read the claim back.', parameters: { id: '$response.body#/id' } },
+  },
+};
+
 type SchemaObject = Record<string, unknown>;
 const isSchemaObject = (value: unknown): value is SchemaObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -135,6 +172,14 @@ function anyValueSchemas(node: unknown): void {
 
 const successDescriptions: Record<string, string> = { '200': 'OK', '201': 'Created' };
 
+/** The operation id ts-rest gives a route: its keys in the contract, joined by dots. */
+function operationIdOf(route: AppRoute): string | undefined {
+  for (const [group, routes] of Object.entries(contract)) {
+    for (const [name, candidate] of Object.entries(routes as Record<string, unknown>)) if (candidate === route) return `${group}.${name}`;
+  }
+  return undefined;
+}
+
 function routeAuth(route: AppRoute): RouteAuth | undefined {
   return policyOf(route.metadata)?.auth;
 }
@@ -197,6 +242,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           response.description = errorDescriptions[Number(status) as ErrorStatus] ?? successDescriptions[status] ?? status;
           response.headers = responseHeaders(auth, status);
         }
+        const links = LINKS[`${operationIdOf(route)}`];
+        const created = op.responses?.['201'] as (ResponseLike & { links?: Record<string, Link> }) | undefined;
+        if (links !== undefined && created !== undefined) created.links = links;
         // A body is required unless an empty one is valid (an update with nothing to change).
         if (op.requestBody && 'body' in route && isZodType(route.body)) op.requestBody.required = !route.body.safeParse({}).success;
         if (auth === 'api_key') op.security = [{ tokenHeader: [] }, { bearerAuth: [] }];

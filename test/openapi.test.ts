@@ -158,6 +158,28 @@ describe('openapi.json', () => {
     });
   });
 
+  it('links the integration steps, each link to a real operation, parameter and answer field', () => {
+    type Linked = { operationId: string; parameters?: Record<string, string>; requestBody?: Record<string, string> };
+    const byId = new Map(operations.map(({ operation }) => [operation.operationId, operation as Operation & { parameters?: Array<{ name: string }> }]));
+    const schemas = (document.components as unknown as { schemas: Record<string, { properties?: Record<string, unknown> }> }).schemas;
+    const linked: string[] = [];
+    for (const { operation } of operations) {
+      const created = operation.responses['201'] as { links?: Record<string, Linked>; content?: Record<string, { schema: { $ref?: string } }> } | undefined;
+      for (const link of Object.values(created?.links ?? {})) {
+        const target = byId.get(link.operationId);
+        expect(target, link.operationId).toBeDefined();
+        const answer = schemas[(created?.content?.['application/json']?.schema.$ref ?? '').replace('#/components/schemas/', '')];
+        for (const [name, expression] of Object.entries({ ...link.parameters, ...link.requestBody })) {
+          const field = expression.replace('$response.body#/', '');
+          expect(answer?.properties?.[field], `${operation.operationId} -> ${link.operationId}: ${field}`).toBeDefined();
+          if (link.parameters?.[name] !== undefined) expect(target?.parameters?.map((p) => p.name), link.operationId).toContain(name);
+        }
+        linked.push(`${operation.operationId} -> ${link.operationId}`);
+      }
+    }
+    expect(linked).toEqual(expect.arrayContaining(['quotes.create -> orders.create', 'orders.create -> shipments.create', 'shipments.create -> claims.create']));
+  });
+
   it('gives every schema that allows null a type (OpenAPI 3.0 has no null type of its own)', () => {
     const offenders: string[] = [];
     const walk = (node: unknown, where: string) => {
