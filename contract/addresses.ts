@@ -39,7 +39,16 @@ export const AddressVerificationRequest = extendApi(
         if (missing(address.province)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key, 'province'], message: 'is required unless zip is sent' });
       }
     }),
-  { title: 'AddressVerificationRequest', example: { address: { street_address1: '1600 Amphitheatre Pkwy', city: 'Mountain View', province: 'CA', zip: '94043' } } },
+  {
+    title: 'AddressVerificationRequest',
+    description:
+      'An address under `address` (or `shipping_details`): street_address1, and a zip or both city and province.',
+    // What the refinement above checks, as a schema: one of the two keys, with the street line.
+    anyOf: [
+      { required: ['address'], properties: { address: { required: ['street_address1'] } } },
+      { required: ['shipping_details'], properties: { shipping_details: { required: ['street_address1'] } } },
+    ],
+    example: { address: { street_address1: '1600 Amphitheatre Pkwy', city: 'Mountain View', province: 'CA', zip: '94043' } } },
 );
 
 export const AddressVerificationResponse = extendApi(

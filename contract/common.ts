@@ -51,7 +51,12 @@ export function string(max: number, base: z.ZodString = z.string(), options: Str
     }
   });
   codePointLimits.set(schema._def.effect, { max });
-  return extendApi(schema, { maxLength: max, ...(options.description === undefined ? {} : { description: options.description }) });
+  return extendApi(schema, {
+    maxLength: max,
+    // Not blank, as a pattern generators follow: at least one character that is not white space.
+    ...(options.notBlank ? { pattern: '\\S' } : {}),
+    ...(options.description === undefined ? {} : { description: options.description }),
+  });
 }
 
 /** Required text: not empty, not blank, at most `max` characters. */

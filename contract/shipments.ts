@@ -9,17 +9,26 @@ import { pickErrors } from './errors.js';
 const c = initContract();
 
 /** A tracking number: spaces and dashes are stripped and the value upper-cased; anything else must be a letter or digit. */
-export const TrackingNumber = string(100, z.string({ invalid_type_error: 'must be a string' }))
-  .transform((value) => value.replace(/[\s-]+/g, '').toUpperCase())
-  .refine((value) => /^[A-Z0-9]+$/.test(value), {
+export const TrackingNumber = string(
+  100,
+  // Letters and digits once spaces and dashes are removed, at least one: a pattern the OpenAPI
+  // document publishes, so generators make valid numbers.
+  z.string({ invalid_type_error: 'must be a string' }).regex(/^[\s-]*[A-Za-z0-9][A-Za-z0-9\s-]*$/, {
     message: 'must contain only letters and digits once spaces and dashes are removed (no suffixes such as "-(SHIPSTATION)")',
-  });
+  }),
+)
+  .transform((value) => value.replace(/[\s-]+/g, '').toUpperCase());
 
 export const ShipmentRequest = extendApi(
   z.object({
     tracking_number: TrackingNumber,
     source_order_id: text(255, 'The order must already exist.'),
-    courier_id: string(100).optional().describe('Carrier slug; resolved by the service when omitted.'),
+    courier_id: string(100)
+      .optional()
+      .describe(
+        'Carrier slug or a known alias (docs/carriers.md lists them, e.g. ups, usps, fedex, "UPS Ground"); an unknown ' +
+          'carrier is 400. Resolved from the tracking number when omitted.',
+      ),
     source_product_ids: z.array(text(255)).max(1000).optional(),
     line_items: z
       .array(

@@ -682,7 +682,7 @@ export interface components {
             tracking_number: string;
             /** @description The order must already exist. */
             source_order_id: string;
-            /** @description Carrier slug; resolved by the service when omitted. */
+            /** @description Carrier slug or a known alias (docs/carriers.md lists them, e.g. ups, usps, fedex, "UPS Ground"); an unknown carrier is 400. Resolved from the tracking number when omitted. */
             courier_id?: string;
             source_product_ids?: string[];
             /** @description Used when a shipment carries part of the order. */
@@ -807,6 +807,7 @@ export interface components {
         };
         /**
          * AddressVerificationRequest
+         * @description An address under `address` (or `shipping_details`): street_address1, and a zip or both city and province.
          * @example {
          *       "address": {
          *         "street_address1": "1600 Amphitheatre Pkwy",
@@ -819,6 +820,10 @@ export interface components {
         AddressVerificationRequest: {
             address?: components["schemas"]["AddressToVerify"];
             shipping_details?: components["schemas"]["AddressToVerify"];
+        } | {
+            address: unknown;
+        } | {
+            shipping_details: unknown;
         };
         /** AddressVerificationResponse */
         AddressVerificationResponse: {
