@@ -191,6 +191,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       info: {
         title: 'Order Protection API',
         version: '2.0.0',
+        contact: { name: 'Order Protection API support' },
+        license: { name: 'Proprietary: for merchants of the service' },
         description:
           'Shipment protection for online-store orders. Integrate in three steps: quote a premium at checkout, ' +
           'register protected orders, register shipments. Every request with a key sends it in the `token` header ' +
@@ -203,12 +205,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         {
           url: 'https://{host}',
           description: 'Your deployment of the service.',
-          variables: { host: { default: 'api.example.com', description: 'The host name the service is deployed at.' } },
+          variables: { host: { default: 'localhost:3000', description: 'The host name (and port) the service is deployed at.' } },
         },
         {
           url: 'https://{legacyHost}',
           description: 'The previous host name serving the same API; integrations built before the rename need no change.',
-          variables: { legacyHost: { default: 'legacy-api.example.com', description: 'The previous host name of the deployment.' } },
+          variables: { legacyHost: { default: 'localhost:3000', description: 'The previous host name of the deployment.' } },
         },
         { url: 'http://localhost:3000', description: 'Local service (npm start).' },
       ],

@@ -820,11 +820,7 @@ export interface components {
         AddressVerificationRequest: {
             address?: components["schemas"]["AddressToVerify"];
             shipping_details?: components["schemas"]["AddressToVerify"];
-        } | {
-            address: unknown;
-        } | {
-            shipping_details: unknown;
-        };
+        } | unknown | unknown;
         /** AddressVerificationResponse */
         AddressVerificationResponse: {
             /** @enum {string} */
