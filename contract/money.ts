@@ -1,6 +1,7 @@
 // The money encodings at the edges (README, Concepts, "Money"), in one place. Inside the service every amount is an integer
 // number of cents; these schemas turn the wire forms into cents on the way in, and the format
 // functions turn cents back into the wire forms on the way out.
+import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 
 /** 9,999,999,999.99: the largest amount the quote regex admits, used as the ceiling everywhere. */
@@ -43,7 +44,7 @@ export const QuoteAmount = z
   .transform(majorTextToCents);
 
 /** A currency amount in an order or shipment: a JSON number of major units, at most two decimals. */
-export const RestAmount = z
+const restAmountSchema = z
   .number({ required_error: 'is required', invalid_type_error: 'must be a JSON number such as 125.5' })
   .superRefine((value, ctx) => {
     if (value < 0) {
@@ -58,6 +59,22 @@ export const RestAmount = z
     }
   })
   .transform((value) => majorTextToCents(restNumberText(value) ?? '0'));
+
+/**
+ * The rules above as the OpenAPI document states them. JSON Schema's multipleOf 0.01 cannot say
+ * "two decimals" exactly: validators divide in binary floating point, and the linters themselves
+ * refuse 141.23 as not a multiple of 0.01. So the extension x-max-decimal-places says it: the
+ * decimal text of the number has at most two decimals (docs/openapi.md).
+ */
+const REST_AMOUNT_SCHEMA_RULES = { minimum: 0, maximum: MAX_AMOUNT_CENTS / 100, 'x-max-decimal-places': 2 };
+
+export const RestAmount = extendApi(restAmountSchema, REST_AMOUNT_SCHEMA_RULES);
+
+/**
+ * A described REST amount. Given here, not by .describe(), which copies the schema without its
+ * OpenAPI rules.
+ */
+export const restAmount = (description: string) => extendApi(restAmountSchema.describe(description), { ...REST_AMOUNT_SCHEMA_RULES, description });
 
 /** A REST amount in a response (major units). */
 export const RestAmountOut = z.number();

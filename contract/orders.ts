@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { Address, DateTime, string, text } from './common.js';
 import { keyRoute } from './policy.js';
 import { pickErrors } from './errors.js';
-import { Currency, RestAmount, RestAmountOut } from './money.js';
+import { Currency, RestAmount, RestAmountOut, restAmount } from './money.js';
 
 const c = initContract();
 
@@ -23,7 +23,7 @@ export const OrderLineItem = extendApi(
   z.object({
     source_id: text(255, 'Unique within the order.'),
     name: text(500),
-    price: RestAmount.describe('Pre-discount unit price.'),
+    price: restAmount('Pre-discount unit price.'),
     quantity: z
       .number({ invalid_type_error: 'must be a whole number' })
       .int('must be a whole number')
@@ -68,7 +68,7 @@ export const OrderRequest = extendApi(
   z.object({
     source_order_id: text(255, "Merchant's order id. Unique per store; a repeat returns 409."),
     source_order_number: text(255).optional().describe('Number the customer sees. Default: source_order_id.'),
-    subtotal: RestAmount.describe('Aggregate value of insurable items excluding the premium itself.'),
+    subtotal: restAmount('Aggregate value of insurable items excluding the premium itself.'),
     insurance_selected: z.boolean({ invalid_type_error: 'must be true or false' }),
     quote_id: string(255)
       .optional()

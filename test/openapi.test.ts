@@ -180,6 +180,18 @@ describe('openapi.json', () => {
     expect(linked).toEqual(expect.arrayContaining(['quotes.create -> orders.create', 'orders.create -> shipments.create', 'shipments.create -> claims.create']));
   });
 
+  it('states the REST amount rules on every amount of an order: range, and at most two decimals as an extension', () => {
+    const schemas = (document.components as unknown as { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> }).schemas;
+    const amounts = [
+      ...['subtotal', 'order_total', 'shipping_total', 'discounts_total', 'taxes'].map((field) => schemas.OrderRequest?.properties[field]),
+      schemas.OrderLineItem?.properties.price,
+      schemas.OrderUpdateRequest?.properties.subtotal,
+    ];
+    for (const amount of amounts) {
+      expect(amount).toMatchObject({ type: 'number', minimum: 0, maximum: 9999999999.99, 'x-max-decimal-places': 2 });
+    }
+  });
+
   it('gives every schema that allows null a type (OpenAPI 3.0 has no null type of its own)', () => {
     const offenders: string[] = [];
     const walk = (node: unknown, where: string) => {
