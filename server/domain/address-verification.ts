@@ -101,7 +101,8 @@ const CACHED_LOOKUP: HotStatement = {
   text: 'SELECT result, expires_at FROM address_lookups WHERE key_hash = $1',
 };
 
-const OUTSIDE_US = unknownVerification('outside_us', 'Only US addresses are verified; this one was not checked.');
+/** The answer for an address outside the United States: never checked. */
+export const OUTSIDE_US = unknownVerification('outside_us', 'Only US addresses are verified; this one was not checked.');
 
 /** The standardised address, or null for an address outside the United States (never checked). */
 export function standardizeUsAddress(input: AddressInput): StandardizedAddress | null {

@@ -9,9 +9,8 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import type { Mode, StoreScope } from './actor.js';
 import { settleVerification, type AddressInput, type Verification } from './addresses.js';
-import { standardizeUsAddress, testModeVerification, verifyAddress, type VerificationSettings } from './address-verification.js';
+import { OUTSIDE_US, standardizeUsAddress, testModeVerification, verifyAddress, type VerificationSettings } from './address-verification.js';
 import { assertUniqueItems, claimItems, createClaim, type ClaimInput, type ClaimRecord } from './claims.js';
-import { unknownVerification } from './addresses.js';
 import {
   assertUniqueLineItemIds,
   createOrder,
@@ -94,7 +93,7 @@ const sandboxCommands: StoreCommands = {
   // Computed locally, no lookup spent: any well-formed US address is deliverable, ZIP 00000 is not.
   async verifyAddress(_db, _settings, input) {
     const standard = standardizeUsAddress(input);
-    if (standard === null) return unknownVerification('outside_us', 'Only US addresses are verified; this one was not checked.');
+    if (standard === null) return OUTSIDE_US;
     return settleVerification(testModeVerification(standard));
   },
 };
