@@ -5,7 +5,7 @@ import type { OpenAPI } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, renderOpenApiDocument } from '../contract/openapi.js';
 import { call } from './support/http.js';
-import { startService, type TestService } from './support/service.js';
+import { seedStore, startService, type TestService } from './support/service.js';
 
 interface Operation {
   summary?: string;
@@ -114,15 +114,23 @@ describe('openapi.json', () => {
   });
 
   it('sends the headers it declares, on successes and errors alike', async () => {
+    const shop = await seedStore(service.db);
     const answers = [
+      await fetch(`${service.baseUrl}/v2/quotes`, {
+        method: 'POST',
+        headers: { token: shop.testKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ cart: { covered: { amount: '10.00' } } }),
+      }), // 201, test mode
+      await fetch(`${service.baseUrl}/v1/billing/statements?month=2026-13`, { headers: { token: shop.liveKey } }), // 400
       await fetch(`${service.baseUrl}/v2/orders/nope`, { headers: { token: 'ak_test_not-a-key' } }), // 401
-      await fetch(`${service.baseUrl}/v1/billing/statements?month=2026-13`, { headers: { token: 'ak_live_x' } }),
     ];
+    expect(answers.map((answer) => answer.status)).toEqual([201, 400, 401]);
     for (const answer of answers) {
       expect(answer.headers.get('x-service-mode')).toMatch(/^(live|test)$/);
       expect(answer.headers.get('x-legacy-mode')).toBe(answer.headers.get('x-service-mode'));
       expect(answer.headers.get('x-request-id')).toMatch(/^req_/);
     }
+    expect(answers[0]?.headers.get('x-service-mode')).toBe('test');
   });
 
   it('requires a body wherever an empty one is refused, and not on updates, where it is a no-op', () => {

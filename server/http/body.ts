@@ -10,7 +10,7 @@ import express, { type Request, type RequestHandler } from 'express';
 import { fieldPath, type FieldError } from '../../contract/errors.js';
 import { AppError } from '../domain/errors.js';
 import type { BodyRule } from '../../contract/policy.js';
-import { inspectJsonText, MAX_JSON_DEPTH, type JsonPath } from './json-text.js';
+import { inspectJsonText, MAX_JSON_DEPTH, unstorableText, type JsonPath } from './json-text.js';
 import { routePolicy } from './route-policy.js';
 import './request-types.js';
 
@@ -92,11 +92,10 @@ function bodyValue(raw: Buffer, rule: BodyRule): unknown {
   return value;
 }
 
-/** Why PostgreSQL cannot store this text, or null when it can. */
+/** The message for text PostgreSQL cannot store, or null when it can. */
 function unstorable(value: string): string | null {
-  if (value.includes('\u0000')) return problems.nulCharacters;
-  if (!value.isWellFormed()) return problems.illFormedUnicode;
-  return null;
+  const problem = unstorableText(value);
+  return problem === null ? null : problems[problem];
 }
 
 /** Problems in the path parameters and the query string (Express decodes both). */

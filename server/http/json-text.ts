@@ -14,6 +14,13 @@ export const MAX_JSON_DEPTH = 32;
 
 export type JsonPath = Array<string | number>;
 
+/** Why PostgreSQL cannot store a text as sent, or null when it can: the body, path and query rule. */
+export function unstorableText(value: string): 'nulCharacters' | 'illFormedUnicode' | null {
+  if (value.includes('\u0000')) return 'nulCharacters';
+  if (!value.isWellFormed()) return 'illFormedUnicode';
+  return null;
+}
+
 export interface JsonTextFindings {
   /** True when the body nests deeper than the limit; nothing else is reported then. */
   tooDeep: boolean;
@@ -61,8 +68,8 @@ export function inspectJsonText(text: string, maxDepth: number = MAX_JSON_DEPTH)
     return inner.includes('\\') ? (JSON.parse(token) as string) : inner;
   };
   const checkText = (value: string, at: () => JsonPath) => {
-    if (value.includes('\u0000')) findings.nulCharacters.push(at());
-    if (!value.isWellFormed()) findings.illFormedUnicode.push(at());
+    const problem = unstorableText(value);
+    if (problem !== null) findings[problem].push(at());
   };
 
   // Reads one value at i; containers push a frame and are finished by the loop below.
