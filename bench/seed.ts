@@ -37,6 +37,7 @@ export async function seed(db: Database, slug: string): Promise<Seeded> {
     pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null },
     protectionSkus: [],
     quoteOrigin: 'backend',
+    clientProfile: 'standard',
   });
   const live = await issueApiKey(db, BENCH_OPERATOR, { storeSlug: slug, mode: 'live', scope: 'store' });
   const scope = keyScope(await authenticateApiKey(db, live.key));

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
       pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null },
       protectionSkus: [],
       quoteOrigin: 'backend',
+      clientProfile: 'standard',
     });
     const { key } = await issueApiKey(db, BENCH_OPERATOR, { storeSlug: store.slug, mode: 'live', scope: 'store' });
     const secret = 'trace-platform-secret-0123456789';

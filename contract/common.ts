@@ -1,6 +1,7 @@
 // Schemas shared by several resources.
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
+import { adaptForRoute, markDateTime, streetLinesAsFields } from './client-profile.js';
 
 /**
  * The length of a string in Unicode code points: how JSON Schema's maxLength counts, so 200 emoji
@@ -72,12 +73,14 @@ export function isStorableInstant(instant: Date): boolean {
   return !Number.isNaN(year) && year >= 1 && year <= 9999;
 }
 
-export const DateTime = z
-  .string()
-  .datetime({ offset: true, message: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-22T10:00:00Z' })
-  .refine((value) => isStorableInstant(new Date(value)), 'must fall between the years 0001 and 9999 in UTC');
+export const DateTime = markDateTime(
+  z
+    .string()
+    .datetime({ offset: true, message: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-22T10:00:00Z' })
+    .refine((value) => isStorableInstant(new Date(value)), 'must fall between the years 0001 and 9999 in UTC'),
+);
 
-export const Address = extendApi(
+export const Address = adaptForRoute(extendApi(
   z.object({
     street_address1: text(200),
     street_address2: string(200).nullable().optional(),
@@ -98,5 +101,8 @@ export const Address = extendApi(
       country_code: 'US',
     },
   },
-);
+), streetLinesAsFields);
+
+/** Part of an address, for updates: given fields replace the stored ones. */
+export const AddressPatch = adaptForRoute(extendApi(Address.partial(), { title: 'AddressPatch' }), streetLinesAsFields);
 export type Address = z.infer<typeof Address>;

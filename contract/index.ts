@@ -5,6 +5,7 @@ import { billingContract } from './billing.js';
 import { claimsContract } from './claims.js';
 import { ordersContract } from './orders.js';
 import { quotesContract } from './quotes.js';
+import { routeCompatibilityContract, wooCommerceContract } from './route-compatibility.js';
 import { shipmentsContract } from './shipments.js';
 import { trackingContract } from './tracking.js';
 import { webhooksContract } from './webhooks.js';
@@ -20,6 +21,7 @@ export const merchantApiContract = c.router(
     claims: claimsContract,
     addresses: addressesContract,
     billing: billingContract,
+    routeCompatibility: routeCompatibilityContract,
   },
   { strictStatusCodes: true },
 );
@@ -29,6 +31,7 @@ export const callbackContract = c.router(
   {
     tracking: trackingContract,
     webhooks: webhooksContract,
+    woocommerce: wooCommerceContract,
   },
   { strictStatusCodes: true },
 );
@@ -46,6 +49,7 @@ export * from './money.js';
 export * from './orders.js';
 export * from './policy.js';
 export * from './quotes.js';
+export * from './route-compatibility.js';
 export * from './shipments.js';
 export * from './tracking.js';
 export * from './webhooks.js';

@@ -3,6 +3,7 @@
 // functions turn cents back into the wire forms on the way out.
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
+import { markAmount } from './client-profile.js';
 
 /** 9,999,999,999.99: the largest amount the quote regex admits, used as the ceiling everywhere. */
 export const MAX_AMOUNT_CENTS = 999_999_999_999;
@@ -44,7 +45,7 @@ export const QuoteAmount = z
   .transform(majorTextToCents);
 
 /** A currency amount in an order or shipment: a JSON number of major units, at most two decimals. */
-const restAmountSchema = z
+const restAmountSchema = markAmount(z
   .number({ required_error: 'is required', invalid_type_error: 'must be a JSON number such as 125.5' })
   .superRefine((value, ctx) => {
     if (value < 0) {
@@ -58,7 +59,7 @@ const restAmountSchema = z
       });
     }
   })
-  .transform((value) => majorTextToCents(restNumberText(value) ?? '0'));
+  .transform((value) => majorTextToCents(restNumberText(value) ?? '0')));
 
 /**
  * The rules above as the OpenAPI document states them. JSON Schema's multipleOf 0.01 cannot say

@@ -3,6 +3,7 @@
 import { generateOpenApi } from '@ts-rest/open-api';
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import { contract } from './index.js';
+import { ROUTE_COMPATIBILITY_TAG } from './route-compatibility.js';
 import { policyOf, type RouteAuth } from './policy.js';
 import { errorDescriptions, type ErrorStatus } from './errors.js';
 
@@ -28,6 +29,12 @@ const TAGS = [
   { name: 'billing', description: 'The store\'s monthly premium statement, read from the premium ledger.' },
   { name: 'webhooks', description: 'Messages from a commerce-platform backend: order.placed, fulfillment.created, refund.created.' },
   { name: 'tracking', description: 'Callbacks from the tracking provider (EasyPost tracker events).' },
+  {
+    name: ROUTE_COMPATIBILITY_TAG,
+    description:
+      "What Route's own store plugins (WooCommerce, PrestaShop, Magento 1) call: Route's v1 routes and WooCommerce's order " +
+      'webhooks, so a store on them switches by repointing their hosts (docs/route-compatibility.md).',
+  },
 ];
 
 /** Response headers of the contract, defined once and referenced by every response that carries them. */
@@ -226,6 +233,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             name: 'X-Hmac-Signature',
             description: '`hmac-sha256-hex=<hex HMAC-SHA256 of the raw body with the EasyPost webhook secret>`.',
           },
+          wooCommerceSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-WC-Webhook-Signature',
+            description: 'Base64 HMAC-SHA256 of the raw body, keyed with the hex SHA-256 of "<store id>-<API key>" (or a declared secret).',
+          },
           webhookSignature: {
             type: 'apiKey',
             in: 'header',
@@ -252,6 +265,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         if (auth === 'api_key') op.security = [{ tokenHeader: [] }, { bearerAuth: [] }];
         if (auth === 'webhook_signature') op.security = [{ webhookSignature: [] }];
         if (auth === 'easypost_signature') op.security = [{ easyPostSignature: [] }];
+        if (auth === 'woocommerce_signature') op.security = [{ wooCommerceSignature: [] }];
+        const tag = (route.metadata as { tag?: unknown } | undefined)?.tag;
+        if (typeof tag === 'string') op.tags = [tag];
         return op as unknown as typeof operation;
       },
     },

@@ -2,9 +2,10 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { Address, DateTime, string, text } from './common.js';
+import { adaptForRoute, coveredAmountAsSubtotal } from './client-profile.js';
+import { Address, AddressPatch, DateTime, string, text } from './common.js';
 import { keyRoute } from './policy.js';
-import { pickErrors } from './errors.js';
+import { ErrorResponse, pickErrors } from './errors.js';
 import { Currency, RestAmount, RestAmountOut, restAmount } from './money.js';
 
 const c = initContract();
@@ -64,7 +65,7 @@ const orderExample = {
   source_created_on: '2026-11-22T10:00:00Z',
 };
 
-export const OrderRequest = extendApi(
+export const OrderRequest = adaptForRoute(extendApi(
   z.object({
     source_order_id: text(255, "Merchant's order id. Unique per store; a repeat returns 409."),
     source_order_number: text(255).optional().describe('Number the customer sees. Default: source_order_id.'),
@@ -85,9 +86,9 @@ export const OrderRequest = extendApi(
     source_created_on: DateTime.describe('Placement time; decides which month the order lands in.'),
   }),
   { title: 'OrderRequest', example: orderExample },
-);
+), coveredAmountAsSubtotal);
 
-export const OrderUpdateRequest = extendApi(
+export const OrderUpdateRequest = adaptForRoute(extendApi(
   z.object({
     source_order_number: text(255).optional(),
     subtotal: RestAmount.optional().describe('Re-prices the premium.'),
@@ -98,8 +99,8 @@ export const OrderUpdateRequest = extendApi(
     taxes: RestAmount.optional(),
     currency: Currency.optional(),
     customer_details: extendApi(CustomerDetails.partial(), { title: 'CustomerDetailsPatch' }).optional(),
-    shipping_details: extendApi(Address.partial(), { title: 'AddressPatch' }).optional(),
-    billing_address: extendApi(Address.partial(), { title: 'AddressPatch' }).optional(),
+    shipping_details: AddressPatch.optional(),
+    billing_address: AddressPatch.optional(),
     line_items: lineItems.optional().describe('When present, replaces the whole array.'),
     source_created_on: DateTime.optional(),
   }),
@@ -111,7 +112,7 @@ export const OrderUpdateRequest = extendApi(
       'quote_id cannot be changed.',
     example: { subtotal: 150, line_items: [{ source_id: 'li_1', name: 'Walnut desk organiser', price: 75, quantity: 2 }] },
   },
-);
+), coveredAmountAsSubtotal);
 
 export const OrderLineItemOut = extendApi(
   z.object({
@@ -207,6 +208,20 @@ export const OrderResponse = extendApi(
   },
 );
 
+/** The 409 of order create: the error, and what a retrying client needs of the order that landed. */
+export const OrderConflictResponse = extendApi(
+  ErrorResponse.extend({
+    id: z.string().describe('The existing order\'s service id.'),
+    order_number: z.string(),
+    insured_status: z.enum(['insured_selected', 'not_selected']),
+    paid_to_insure: z.number().describe('Premium booked on the existing order, net of reversals.'),
+  }),
+  {
+    title: 'OrderConflict',
+    description: 'The store already has an order with this source_order_id: the first attempt landed. The order that exists is described beside the error.',
+  },
+);
+
 const SourceOrderIdParams = z.object({ source_order_id: text(255) });
 
 const updateRoute = {
@@ -228,14 +243,15 @@ export const ordersContract = c.router({
     method: 'POST',
     path: '/v2/orders',
     body: OrderRequest,
-    responses: { 201: OrderResponse, ...pickErrors(400, 401, 403, 409, 413, 422, 429, 500) },
+    responses: { 201: OrderResponse, 409: OrderConflictResponse, ...pickErrors(400, 401, 403, 413, 422, 429, 500) },
     metadata: keyRoute('orders', 'simulate'),
     summary: 'Create an order',
     description:
       'Registers a protected order once it reached a final pre-fulfilment state, and books the premium when ' +
       'insurance_selected is true: from the quote when quote_id resolves (issued by this store, unexpired, and the ' +
       'subtotal within max(1 USD, 1 %) of the quoted amount), otherwise from the configured rate. A bad quote id ' +
-      'never fails the order. A retry either succeeds once or answers 409: 409 means the first attempt landed.',
+      'never fails the order. A retry either succeeds once or answers 409: 409 means the first attempt landed, and ' +
+      "its body carries that order's id, order_number, insured_status and paid_to_insure beside the error.",
   },
   get: {
     method: 'GET',

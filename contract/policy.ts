@@ -4,7 +4,7 @@
 // (security schemes) and the SDK.
 
 /** Who may call: an API key, a platform's signature, EasyPost's signature, a console session, anyone. */
-export type RouteAuth = 'api_key' | 'webhook_signature' | 'easypost_signature' | 'session' | 'none';
+export type RouteAuth = 'api_key' | 'webhook_signature' | 'easypost_signature' | 'woocommerce_signature' | 'session' | 'none';
 
 /**
  * Which rate limit a request counts against (README, Rate limits). Signed webhooks are not limited:
@@ -24,9 +24,10 @@ export type TestKeyPolicy = 'simulate' | 'not_found';
  * duplicate key and no text the database cannot store (README, Reliability). `json_integer_cents`
  * adds the rule of webhook messages: every number under a key ending in _cents is written as an
  * integer, judged on the raw text (120.00 is refused: a sender writing major units would book a
- * hundredth of the amount).
+ * hundredth of the amount). `json_or_form_ping` also takes WooCommerce's form-encoded ping
+ * (webhook_id=N), which it sends without a signature and which changes nothing.
  */
-export type BodyRule = 'json' | 'json_integer_cents';
+export type BodyRule = 'json' | 'json_integer_cents' | 'json_or_form_ping';
 
 export interface RoutePolicy {
   auth: RouteAuth;

@@ -41,7 +41,12 @@ export const QuoteResponse = extendApi(
       amount: z.string().describe('Premium in major units, e.g. "1.88".'),
     }),
     covered: z.object({ currency: z.literal('USD'), amount: z.string() }).describe('The covered amount the premium was priced on.'),
-    payment_responsible: z.object({ type: z.literal('customer') }),
+    payment_responsible: z.object({
+      type: z
+        .enum(['customer', 'paid_by_customer'])
+        .describe('Who pays the premium: customer. Stores with client_profile route are answered paid_by_customer, Route\'s word for it.'),
+      ToggleState: z.boolean().optional().describe('Stores with client_profile route only: true, the protection checkbox starts ticked.'),
+    }),
     cart_ref: z.string().nullable(),
     created_at: DateTime,
     expires_at: DateTime.describe('24 hours after issue; an order referencing an expired quote is priced from the configured rate.'),

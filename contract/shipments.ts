@@ -19,28 +19,34 @@ export const TrackingNumber = string(
 )
   .transform((value) => value.replace(/[\s-]+/g, '').toUpperCase());
 
+const SourceProductIds = z.array(text(255)).max(1000).optional();
+
+const ShipmentLineItems = z
+  .array(
+    z.object({
+      source_id: text(255),
+      source_product_id: string(255).optional(),
+      quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000'),
+    }),
+  )
+  .max(1000)
+  .optional()
+  .describe('Used when a shipment carries part of the order.');
+
 export const ShipmentRequest = extendApi(
   z.object({
     tracking_number: TrackingNumber,
     source_order_id: text(255, 'The order must already exist.'),
-    courier_id: string(100)
-      .optional()
-      .describe(
-        'Carrier slug or a known alias (docs/carriers.md lists them, e.g. ups, usps, fedex, "UPS Ground"); an unknown ' +
-          'carrier is 400. Resolved from the tracking number when omitted.',
-      ),
-    source_product_ids: z.array(text(255)).max(1000).optional(),
-    line_items: z
-      .array(
-        z.object({
-          source_id: text(255),
-          source_product_id: string(255).optional(),
-          quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000'),
-        }),
-      )
-      .max(1000)
-      .optional()
-      .describe('Used when a shipment carries part of the order.'),
+    courier_id: string(100, z.string(), {
+      description:
+        'Carrier slug or a known alias (docs/carriers.md lists them, e.g. ups, usps, fedex, "UPS Ground", and the slugs of ' +
+        'WooCommerce Shipment Tracking, ShipStation, AfterShip and EasyPost). Resolved from the tracking number when ' +
+        'omitted; an unknown, empty or null value counts as omitted, and a merchant message records the name sent.',
+    })
+      .nullable()
+      .optional(),
+    source_product_ids: SourceProductIds,
+    line_items: ShipmentLineItems,
   }),
   {
     title: 'ShipmentRequest',
@@ -87,21 +93,33 @@ export const ShipmentResponse = extendApi(
 );
 
 const TrackingNumberParams = z.object({ tracking_number: TrackingNumber });
-const ShipmentUpdateRequest = extendApi(z
-    .object({ courier_id: text(100) })
-    .strict('only courier_id can be changed; correct a tracking number by cancelling and creating a new shipment'), {
-  title: 'ShipmentUpdateRequest',
-});
+export const ShipmentUpdateRequest = extendApi(
+  z
+    .object({
+      courier_id: string(100, z.string(), {
+        description: 'The new carrier. An unknown, empty or null value leaves the carrier as it is; a merchant message records a name we do not know.',
+      }).nullable(),
+      tracking_number: TrackingNumber.optional().describe('An echo of the stored value, accepted when unchanged.'),
+      source_order_id: text(255, 'An echo of the stored value, accepted when unchanged.').optional(),
+      source_product_ids: SourceProductIds.describe('An echo of the stored value (in any order), accepted when unchanged.'),
+      line_items: ShipmentLineItems.describe('An echo of the stored value, accepted when unchanged.'),
+    })
+    .strict('only courier_id can be changed; correct a tracking number by cancelling and creating a new shipment'),
+  { title: 'ShipmentUpdateRequest' },
+);
 
 const updateRoute = {
   path: '/v1/shipments/:tracking_number',
   pathParams: TrackingNumberParams,
   body: ShipmentUpdateRequest,
-  responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 413, 429, 500) },
+  responses: { 200: ShipmentResponse, 201: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 429, 500) },
   metadata: keyRoute('orders', 'not_found'),
   description:
-    'Only courier_id can change (any other field is 400); the new carrier is used from the next poll. A tracking ' +
-    'number is corrected by cancelling and creating a new shipment. Test keys answer 404.',
+    'Only courier_id can change; the new carrier is used from the next poll. Clients that send the whole shipment ' +
+    'again may echo tracking_number, source_order_id, source_product_ids and line_items: unchanged, they are ' +
+    'accepted; changed, or any other field, 400. A tracking number is corrected by cancelling and creating a new ' +
+    'shipment. For a store with client_profile route, a whole shipment sent here for a tracking number the store ' +
+    'does not have creates it (201), as Route\'s PrestaShop module expects. Test keys answer 404.',
 } as const;
 
 export const shipmentsContract = c.router({

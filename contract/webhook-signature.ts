@@ -40,3 +40,20 @@ export function verifyWebhookSignature(
   const matched = candidates.some((candidate) => timingSafeEqual(Buffer.from(candidate, 'hex'), expected));
   return matched ? { valid: true } : { valid: false, reason: 'mismatch' };
 }
+
+/**
+ * WooCommerce's webhook signature (X-WC-Webhook-Signature): the base64 HMAC-SHA256 of the raw body
+ * keyed with the webhook's secret. It carries no timestamp, so a delivery can be replayed; what it
+ * does (create, update, cancel an order) is idempotent.
+ */
+export const WOOCOMMERCE_SIGNATURE_HEADER = 'X-WC-Webhook-Signature';
+
+export function signWooCommerceDelivery(secret: string, rawBody: Buffer | string): string {
+  return createHmac('sha256', secret).update(rawBody).digest('base64');
+}
+
+export function verifyWooCommerceSignature(header: string | undefined, rawBody: Buffer | string, secret: string): boolean {
+  if (header === undefined || !/^[A-Za-z0-9+/]{43}=$/.test(header.trim())) return false;
+  const expected = Buffer.from(signWooCommerceDelivery(secret, rawBody), 'base64');
+  return timingSafeEqual(Buffer.from(header.trim(), 'base64'), expected);
+}

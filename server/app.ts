@@ -22,6 +22,9 @@ import { trackingRouter } from './routes/tracking.js';
 import { addressesRouter } from './routes/addresses.js';
 import { webhooksRouter } from './routes/webhooks.js';
 import { billingRouter } from './routes/billing.js';
+import { routeCompatibilityRouter } from './routes/route-compatibility.js';
+import { wooCommerceRouter } from './routes/woocommerce.js';
+import { readClientProfileBody } from './http/client-profile.js';
 
 const s = initServer();
 
@@ -65,6 +68,7 @@ export function createApp(deps: AppDeps): express.Express {
       claims: claimsRouter(deps),
       addresses: addressesRouter(deps),
       billing: billingRouter(deps),
+      routeCompatibility: routeCompatibilityRouter(deps),
     }),
   );
   createExpressEndpoints(merchantApiContract, merchantApi, app, {
@@ -76,10 +80,11 @@ export function createApp(deps: AppDeps): express.Express {
       ...(deps.rateLimiting ? [deps.rateLimiting.middleware] : []),
       readRawBody,
       parseJsonBody,
+      readClientProfileBody,
     ],
     requestValidationErrorHandler,
   });
-  const callbacks = s.router(callbackContract, { tracking: trackingRouter(deps), webhooks: webhooksRouter(deps) });
+  const callbacks = s.router(callbackContract, { tracking: trackingRouter(deps), webhooks: webhooksRouter(deps), woocommerce: wooCommerceRouter(deps) });
   createExpressEndpoints(callbackContract, callbacks, app, {
     logInitialization: false,
     jsonQuery: false,

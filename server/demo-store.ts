@@ -25,6 +25,7 @@ export async function createDemoStoreIfEmpty(db: Database): Promise<DemoStore | 
     pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: 500_000 },
     protectionSkus: [],
     quoteOrigin: 'backend',
+    clientProfile: 'standard',
   });
   const liveKey = await issueApiKey(db, DEMO_SETUP, { storeSlug: store.slug, mode: 'live', scope: 'store' });
   const testKey = await issueApiKey(db, DEMO_SETUP, { storeSlug: store.slug, mode: 'test', scope: 'store' });

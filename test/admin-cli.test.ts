@@ -65,6 +65,7 @@ beforeAll(async () => {
     pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null },
     protectionSkus: [],
     quoteOrigin: 'backend',
+    clientProfile: 'standard',
   });
 });
 

@@ -114,7 +114,7 @@ describe('the cache itself', () => {
     keyId: 'k',
     mode: 'live',
     scope: 'store',
-    store: { id: 's', slug: 's', name: 'S', pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null }, protectionSkus: [], quoteOrigin: 'backend' },
+    store: { id: 's', slug: 's', name: 'S', pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null }, protectionSkus: [], quoteOrigin: 'backend', clientProfile: 'standard' },
   };
 
   it('drops a caller read before a change it has since heard of', () => {

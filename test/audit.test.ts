@@ -30,6 +30,7 @@ describe('the audit log', () => {
       pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null },
       protectionSkus: [],
       quoteOrigin: 'backend',
+      clientProfile: 'standard',
     });
     const key = await issueApiKey(service.db, OPERATOR, { storeSlug: slug, mode: 'live', scope: 'store' });
     await revokeApiKey(service.db, OPERATOR, key.id, new Date());
@@ -64,6 +65,7 @@ describe('the audit log', () => {
       pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null },
       protectionSkus: [],
       quoteOrigin: 'backend',
+      clientProfile: 'standard',
     });
     const key = await issueApiKey(service.db, OPERATOR, { storeSlug: slug, mode: 'live', scope: 'store' });
     const body = orderBody();

@@ -65,6 +65,13 @@ describe('openapi.json', () => {
         'GET /v1/claims/{id}',
         'POST /v1/tracking/easypost/webhook',
         'GET /v1/billing/statements',
+        'GET /v1/orders/{source_order_id}',
+        'POST /v1/orders',
+        'POST /v1/orders/{source_order_id}',
+        'GET /v1/quote',
+        'GET /v1/merchants',
+        'GET /v1/merchants/{merchant_id}',
+        'POST /webhooks/{merchant_id}',
       ].sort(),
     );
   });
@@ -79,19 +86,24 @@ describe('openapi.json', () => {
         ? [{ webhookSignature: [] }]
         : path.startsWith('/v1/tracking/')
           ? [{ easyPostSignature: [] }]
-          : [{ tokenHeader: [] }, { bearerAuth: [] }];
+          : path.startsWith('/webhooks/')
+            ? [{ wooCommerceSignature: [] }]
+            : [{ tokenHeader: [] }, { bearerAuth: [] }];
       expect(operation.security, where).toEqual(expected);
     }
-    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearerAuth', 'easyPostSignature', 'tokenHeader', 'webhookSignature']);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearerAuth', 'easyPostSignature', 'tokenHeader', 'webhookSignature', 'wooCommerceSignature']);
   });
 
   it('describes every error response with the shared error schema', () => {
     for (const { path, method, operation } of operations) {
       const statuses = Object.keys(operation.responses);
-      if (!path.startsWith('/api/webhooks') && !path.startsWith('/v1/tracking/')) expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['400', '401', '403', '429', '500']));
+      const signed = path.startsWith('/api/webhooks') || path.startsWith('/v1/tracking/') || path.startsWith('/webhooks/');
+      if (!signed) expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['400', '401', '403', '429', '500']));
       for (const status of statuses.filter((s) => Number(s) >= 400)) {
         const response = operation.responses[status];
-        expect(response?.content?.['application/json']?.schema.$ref, `${method} ${path} ${status}`).toBe('#/components/schemas/Error');
+        // An order create's 409 is the error with the order that landed beside it.
+        const creates = method === 'post' && (path === '/v2/orders' || path === '/v1/orders') && status === '409';
+        expect(response?.content?.['application/json']?.schema.$ref, `${method} ${path} ${status}`).toBe(creates ? '#/components/schemas/OrderConflict' : '#/components/schemas/Error');
         expect(response?.description, `${method} ${path} ${status}`).toMatch(/^[a-z_]+: /);
       }
     }

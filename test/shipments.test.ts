@@ -84,10 +84,27 @@ describe('POST /v1/shipments', () => {
     expect(response.body.courier).toBe(slug);
   });
 
-  it('answers 400 for a courier_id it does not know, listing the slugs', async () => {
-    const response = await post('/v1/shipments', shop.liveKey, { tracking_number: plainNumber(), source_order_id: await order(), courier_id: 'carrier pigeon' });
-    expect(response.status).toBe(400);
-    expect(response.body.errors).toEqual([{ field: 'courier_id', message: expect.stringMatching(/use one of .*ups.*usps/) }]);
+  it('reads a courier_id it does not know as omitted: the carrier is detected, and a merchant message keeps the name sent', async () => {
+    // 1Z999AA10123456784 is UPS's own documented sample number (check digit 4); a store of its own
+    // keeps it free of the other tests' registrations.
+    const own = await seedStore(service.db);
+    const response = await post('/v1/shipments', own.liveKey, {
+      tracking_number: '1Z999AA10123456784',
+      source_order_id: await order({}, own.liveKey),
+      courier_id: 'carrier pigeon',
+    });
+    expect(response.status).toBe(201);
+    expect(response.body.courier).toBe('ups');
+    expect(response.body.merchant_messages).toEqual([
+      { code: 'courier_id_unknown', message: expect.stringContaining('courier_id "carrier pigeon" names no carrier we know'), created_on: expect.any(String) },
+    ]);
+  });
+
+  it.each([[''], [null], ['custom']])('reads courier_id %j as omitted', async (courierId) => {
+    const response = await post('/v1/shipments', shop.liveKey, { tracking_number: plainNumber(), source_order_id: await order(), courier_id: courierId });
+    expect(response.status).toBe(201);
+    expect(response.body.courier).toBe('unknown');
+    expect(response.body.merchant_messages.map((m: { code: string }) => m.code)).toEqual(courierId === 'custom' ? ['courier_id_unknown'] : []);
   });
 
   it('stores an undetectable number with courier unknown', async () => {
@@ -198,7 +215,12 @@ describe('read, update and cancel', () => {
     expect(changed.body.courier).toBe('fedex');
     const other = await post(`/v1/shipments/${trackingNumber}`, shop.liveKey, { courier_id: 'ups', tracking_number: 'NEW123' });
     expect(other.status).toBe(400);
-    expect(other.body.errors[0].message).toMatch(/only courier_id can be changed/);
+    expect(other.body.errors).toEqual([{ field: 'tracking_number', message: expect.stringMatching(/differs from the stored shipment; only courier_id can change/) }]);
+    const unknownField = await post(`/v1/shipments/${trackingNumber}`, shop.liveKey, { courier_id: 'ups', weight: 3 });
+    expect(unknownField.status).toBe(400);
+    expect(unknownField.body.errors[0].message).toMatch(/only courier_id can be changed/);
+    const read = await call(service.baseUrl, 'GET', `/v1/shipments/${trackingNumber}`, { key: shop.liveKey });
+    expect(read.body.courier).toBe('fedex');
     const missing = await post(`/v1/shipments/${trackingNumber}`, shop.liveKey, {});
     expect(fields(missing)).toEqual(['courier_id']);
   });

@@ -116,6 +116,7 @@ async function merchantCreate(command: Command): Promise<Report> {
       },
       protectionSkus: options.protectionSku,
       quoteOrigin: options.quoteOrigin,
+      clientProfile: options.clientProfile,
     }),
   );
   return { json: { store: storeJson(store) }, lines: describeStore(store) };
@@ -142,7 +143,12 @@ async function merchantUpdate(command: Command): Promise<Report> {
   const options = parseOptions(MerchantUpdateOptions, command);
   const protectionSkus = options.clearProtectionSkus ? [] : options.protectionSku;
   const store = await withDatabase((db) =>
-    updateStoreDeclarations(db, operator(), options.slug, { protectionSkus, quoteOrigin: options.quoteOrigin }),
+    updateStoreDeclarations(db, operator(), options.slug, {
+      protectionSkus,
+      quoteOrigin: options.quoteOrigin,
+      clientProfile: options.clientProfile,
+      woocommerceWebhookSecret: options.clearWoocommerceWebhookSecret ? null : options.woocommerceWebhookSecret,
+    }),
   );
   return { json: { store: storeJson(store) }, lines: [`Updated merchant "${store.slug}".`, ...describeStore(store).slice(1, 3)] };
 }
@@ -204,6 +210,7 @@ function storeJson(store: StoreContext): Record<string, unknown> {
     max_covered: store.pricing.maxCoveredCents === null ? null : centsToMajorString(store.pricing.maxCoveredCents),
     protection_skus: store.protectionSkus,
     quote_origin: store.quoteOrigin,
+    client_profile: store.clientProfile,
   };
 }
 
@@ -214,7 +221,7 @@ function describeStore(store: StoreContext): string[] {
   return [
     `Created merchant "${store.slug}" (${store.name}), id ${store.id}.`,
     `  pricing: rate ${rateBps / 100} %, minimum premium ${centsToMajorString(minPremiumCents)} USD, ${cap}`,
-    `  quotes from: ${store.quoteOrigin}; extra protection SKUs: ${skus}`,
+    `  quotes from: ${store.quoteOrigin}; extra protection SKUs: ${skus}; client profile: ${store.clientProfile}`,
     `Next: npm run admin -- key create --merchant ${store.slug} --mode live`,
   ];
 }
@@ -289,6 +296,7 @@ function buildProgram(): Command {
     .option('--max-covered <amount>', 'cap on the covered amount in USD (default: no cap)')
     .option('--protection-sku <sku>', 'a SKU of the protection product itself; repeat for several', collect, [])
     .option('--quote-origin <origin>', 'where quotes are requested from: backend or browser', 'backend')
+    .option('--client-profile <profile>', "standard, or route for a store running Route's own plugins", 'standard')
     .action(action(merchantCreate));
 
   merchant
@@ -298,6 +306,9 @@ function buildProgram(): Command {
     .option('--protection-sku <sku>', 'declare a protection SKU; repeat for several (replaces the declared list)', collect, undefined)
     .option('--clear-protection-skus', 'declare no protection SKUs (the built-in ones still count)')
     .option('--quote-origin <origin>', 'where quotes are requested from: backend or browser')
+    .option('--client-profile <profile>', "standard, or route for a store running Route's own plugins")
+    .option('--woocommerce-webhook-secret <secret>', "the secret of Route's WooCommerce webhooks, when kept from before the switch")
+    .option('--clear-woocommerce-webhook-secret', 'forget a declared WooCommerce webhook secret')
     .action(action(merchantUpdate));
   merchant
     .command('connect')

@@ -7,7 +7,9 @@ import { CLAIM_STATUSES } from '../../contract/claims.js';
 import { majorTextToCents, QUOTE_AMOUNT_PATTERN } from '../../contract/money.js';
 import { MIN_SECRET_LENGTH } from '../domain/platforms.js';
 import { SLUG_PATTERN, SLUG_RULE } from '../domain/slug.js';
-import { isUsableSku, MAX_RATE_BPS, SKU_RULE } from '../domain/stores.js';
+import { CLIENT_PROFILES, isUsableSku, MAX_RATE_BPS, SKU_RULE } from '../domain/stores.js';
+
+const ClientProfileOption = z.enum(CLIENT_PROFILES, { errorMap: () => ({ message: `must be ${CLIENT_PROFILES.join(' or ')}` }) });
 
 export const Slug = z.string({ required_error: 'is required' }).regex(SLUG_PATTERN, SLUG_RULE);
 
@@ -30,6 +32,7 @@ export const MerchantCreateOptions = z.object({
   maxCovered: Money.optional(),
   protectionSku: z.array(z.string().refine(isUsableSku, SKU_RULE)),
   quoteOrigin: z.enum(['backend', 'browser'], { errorMap: () => ({ message: 'must be backend or browser' }) }),
+  clientProfile: ClientProfileOption,
 });
 
 export const KeyCreateOptions = z.object({
@@ -56,11 +59,25 @@ export const MerchantUpdateOptions = z
     protectionSku: z.array(Sku).optional(),
     clearProtectionSkus: z.boolean().default(false),
     quoteOrigin: z.enum(['backend', 'browser'], { errorMap: () => ({ message: 'must be backend or browser' }) }).optional(),
+    clientProfile: ClientProfileOption.optional(),
+    woocommerceWebhookSecret: z.string().optional(),
+    clearWoocommerceWebhookSecret: z.boolean().default(false),
   })
-  .refine((o) => o.protectionSku !== undefined || o.clearProtectionSkus || o.quoteOrigin !== undefined, {
-    message: 'nothing to change: give --protection-sku, --clear-protection-skus or --quote-origin',
-    path: ['slug'],
-  });
+  .refine(
+    (o) =>
+      o.protectionSku !== undefined ||
+      o.clearProtectionSkus ||
+      o.quoteOrigin !== undefined ||
+      o.clientProfile !== undefined ||
+      o.woocommerceWebhookSecret !== undefined ||
+      o.clearWoocommerceWebhookSecret,
+    {
+      message:
+        'nothing to change: give --protection-sku, --clear-protection-skus, --quote-origin, --client-profile, ' +
+        '--woocommerce-webhook-secret or --clear-woocommerce-webhook-secret',
+      path: ['slug'],
+    },
+  );
 
 export const PlatformCreateOptions = z.object({
   slug: z.string({ required_error: 'is required' }).regex(SLUG_PATTERN, SLUG_RULE),

@@ -8,7 +8,7 @@ import type { Actor } from './actor.js';
 import { recordAudit } from './audit.js';
 import { AppError } from './errors.js';
 import { isUuid } from './ids.js';
-import { toStoreContext, type StoreContext } from './stores.js';
+import { toStoreContext, type StoreContext, type StoreRow } from './stores.js';
 
 export type KeyMode = 'live' | 'test';
 export type KeyScope = 'store' | 'account';
@@ -54,6 +54,16 @@ function randomBase62(length: number): string {
   return out;
 }
 
+/**
+ * The WooCommerce webhook secret Route's plugin derives from a key: the hex SHA-256 of
+ * "<merchant id>-<secret token>", where the merchant id is our store id (GET /v1/merchants tells the
+ * plugin) and the token is the key. A salted one-way hash of the key, stored beside the key's own
+ * hash so signed WooCommerce deliveries can be checked while the key itself is never stored.
+ */
+export function derivedWooCommerceSecret(storeId: string, key: string): string {
+  return createHash('sha256').update(`${storeId}-${key}`, 'utf8').digest('hex');
+}
+
 export function generateApiKey(mode: KeyMode): string {
   return `ak_${mode}_${randomBase62(RANDOM_LENGTH)}`;
 }
@@ -69,7 +79,14 @@ export async function issueApiKey(
   const last4 = key.slice(-4);
   const row = await db.$transaction(async (tx) => {
     const created = await tx.apiKey.create({
-      data: { storeId: store.id, mode: input.mode, scope: input.scope, keyHash: hashApiKey(key), last4 },
+      data: {
+        storeId: store.id,
+        mode: input.mode,
+        scope: input.scope,
+        keyHash: hashApiKey(key),
+        last4,
+        woocommerceWebhookSecret: derivedWooCommerceSecret(store.id, key),
+      },
     });
     const details = { mode: input.mode, scope: input.scope, last4 };
     await recordAudit(tx, actor, { storeId: store.id, action: 'api_key.created', subject: { type: 'api_key', id: created.id }, details, at: created.createdAt });
@@ -113,6 +130,11 @@ export async function authenticateApiKey(db: Database, presented: string | undef
   if (!row || !matches || row.revokedAt !== null) {
     throw new AppError('unauthorized', 'The API key is unknown or revoked.');
   }
+  if (!row.hasDerivedSecret) {
+    // A key issued before derived secrets were kept: its plaintext is in hand now, once.
+    await db.$executeRaw`UPDATE api_keys SET woocommerce_webhook_secret = ${derivedWooCommerceSecret(row.store.id, presented)}
+                          WHERE id = ${row.id}::uuid AND woocommerce_webhook_secret IS NULL`;
+  }
   const caller: Caller = { keyId: row.id, mode: row.mode, scope: row.scope, store: toStoreContext(row.store) };
   cache?.set(presentedHash, caller, generation);
   return caller;
@@ -124,7 +146,8 @@ interface KeyWithStore {
   scope: KeyScope;
   keyHash: string;
   revokedAt: Date | null;
-  store: Store;
+  hasDerivedSecret: boolean;
+  store: StoreRow;
 }
 
 /** The key and its store in one statement, where Prisma's include takes two. */
@@ -133,7 +156,8 @@ const KEY_WITH_STORE: HotStatement = {
   text: `SELECT k.id, k.mode::text AS mode, k.scope::text AS scope, k.key_hash, k.revoked_at,
                 s.id AS store_id, s.slug, s.name, s.rate_bps, s.min_premium_cents::text AS min_premium_cents,
                 s.max_covered_cents::text AS max_covered_cents, s.protection_skus, s.quote_origin::text AS quote_origin,
-                s.created_at
+                s.client_profile::text AS client_profile, s.created_at,
+                k.woocommerce_webhook_secret IS NOT NULL AS has_derived_secret
            FROM api_keys k JOIN stores s ON s.id = k.store_id
           WHERE k.key_hash = $1`,
 };
@@ -152,7 +176,9 @@ interface KeyWithStoreRow {
   max_covered_cents: string | null;
   protection_skus: string[];
   quote_origin: Store['quoteOrigin'];
+  client_profile: Store['clientProfile'];
   created_at: Date;
+  has_derived_secret: boolean;
 }
 
 /** The key and its store, when the callers' cache does not have them. */
@@ -165,6 +191,7 @@ async function findKeyWithStore(db: Database, keyHash: string): Promise<KeyWithS
     scope: row.scope,
     keyHash: row.key_hash,
     revokedAt: row.revoked_at,
+    hasDerivedSecret: row.has_derived_secret,
     store: {
       id: row.store_id,
       slug: row.slug,
@@ -174,6 +201,7 @@ async function findKeyWithStore(db: Database, keyHash: string): Promise<KeyWithS
       maxCoveredCents: row.max_covered_cents === null ? null : BigInt(row.max_covered_cents),
       protectionSkus: row.protection_skus,
       quoteOrigin: row.quote_origin,
+      clientProfile: row.client_profile,
       createdAt: row.created_at,
     },
   };

@@ -24,11 +24,10 @@ export async function ingestFulfillment(
   attempt = 1,
 ): Promise<FulfillmentAcknowledgement> {
   const { store } = scope;
-  // Carriers are resolved first: an unknown courier_id is a 400 before anything is written. The
-  // numbers are registered in one fixed order (sorted), so two fulfilments naming the same numbers
-  // in different orders wait for each other instead of deadlocking on the unique index.
+  // The numbers are registered in one fixed order (sorted), so two fulfilments naming the same
+  // numbers in different orders wait for each other instead of deadlocking on the unique index.
   const shipments = message.fulfillment.shipments
-    .map((shipment) => ({ ...shipment, courier: resolveCourier(shipment) }))
+    .map((shipment) => ({ ...shipment, courier: resolveCourier(shipment, now) }))
     .sort((a, b) => (a.tracking_number < b.tracking_number ? -1 : a.tracking_number > b.tracking_number ? 1 : 0));
   try {
     return await db.$transaction(async (tx) => {

@@ -30,16 +30,24 @@ export interface ResolvedQuote {
 
 /** A quote as the request prices it, before it has an id: shared by live quotes and the sandbox. */
 export function priceQuote(store: StoreContext, input: QuoteInput, now: Date): Omit<QuoteRecord, 'id'> {
-  if (input.merchant_id !== undefined && input.merchant_id !== store.id && input.merchant_id !== store.slug) {
-    throw new AppError('not_found', 'merchant_id names another store than the one the key belongs to.');
-  }
   const cartValueCents = input.cart.covered.amount;
   const { premiumCents } = priceCoverage(cartValueCents, store.pricing);
   return { cartValueCents, premiumCents, cartRef: input.cart.cart_ref ?? null, createdAt: now, expiresAt: new Date(now.getTime() + QUOTE_LIFETIME_MS) };
 }
 
+/**
+ * merchant_id is redundant with the key: naming another store is 404; naming no store at all (a
+ * Route merchant id a switched plugin still sends) is ignored, as the key says which store it is.
+ */
+export async function assertMerchantIdFits(db: Database, store: StoreContext, merchantId: string | undefined): Promise<void> {
+  if (merchantId === undefined || merchantId === store.id || merchantId === store.slug) return;
+  const other = await db.store.findFirst({ where: isUuid(merchantId) ? { OR: [{ id: merchantId }, { slug: merchantId }] } : { slug: merchantId }, select: { id: true } });
+  if (other) throw new AppError('not_found', 'merchant_id names another store than the one the key belongs to.');
+}
+
 export async function createQuote(db: Database, scope: StoreScope, input: QuoteInput, now: Date): Promise<QuoteRecord> {
   const { store } = scope;
+  await assertMerchantIdFits(db, store, input.merchant_id);
   const { cartValueCents, premiumCents, cartRef, expiresAt } = priceQuote(store, input, now);
   const [row] = await hotQuery<{ id: string }>(db, INSERT_QUOTE, [
     store.id,

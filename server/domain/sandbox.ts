@@ -21,7 +21,7 @@ import {
   type OrderCreateInput,
   type OrderRecord,
 } from './orders/index.js';
-import { createQuote, priceQuote, type QuoteInput, type QuoteRecord } from './quotes.js';
+import { assertMerchantIdFits, createQuote, priceQuote, type QuoteInput, type QuoteRecord } from './quotes.js';
 import { createShipment, resolveCourier, type ShipmentInput, type ShipmentRecord, type ShipmentTracking } from './shipments.js';
 
 const testId = () => `test_${randomUUID()}`;
@@ -38,7 +38,8 @@ export interface StoreCommands {
 const liveCommands: StoreCommands = { createQuote, createOrder, createShipment, createClaim, verifyAddress };
 
 const sandboxCommands: StoreCommands = {
-  async createQuote(_db, scope, input, now) {
+  async createQuote(db, scope, input, now) {
+    await assertMerchantIdFits(db, scope.store, input.merchant_id);
     return { id: testId(), ...priceQuote(scope.store, input, now) };
   },
   async createOrder(_db, scope, input, now) {
@@ -59,16 +60,17 @@ const sandboxCommands: StoreCommands = {
     };
   },
   async createShipment(_db, _tracking, scope, input, now) {
+    const { courier, message } = resolveCourier(input, now);
     return {
       id: testId(),
       storeId: scope.store.id,
       trackingNumber: input.tracking_number,
-      courier: resolveCourier(input),
+      courier,
       deliveryStatus: 'Active',
       trackingUrl: null,
       expectedDeliveryDate: null,
       checkpoints: [],
-      merchantMessages: [],
+      merchantMessages: message === null ? [] : [message],
       createdOn: now,
       updatedOn: now,
       cancelledOn: null,

@@ -7,7 +7,7 @@ import type { FieldError } from '../../contract/errors.js';
 import type { ShipmentRequest } from '../../contract/shipments.js';
 import { hotQuery, isUniqueViolation, type Database, type HotStatement, type Prisma, type Transaction } from '../db/client.js';
 import type { StoreScope } from './actor.js';
-import { CARRIER_SLUGS, detectCarrier, normalizeCourierId } from './carriers.js';
+import { detectCarrier, normalizeCourierId } from './carriers.js';
 import { hasOpenClaim } from './claims.js';
 import { AppError } from './errors.js';
 import { lockExistingOrderRow } from './order-lock.js';
@@ -93,21 +93,33 @@ function toShipmentRecord(row: ShipmentRow): ShipmentRecord {
 const shipmentNotFound = (trackingNumber: string) =>
   new AppError('not_found', `No shipment with tracking number "${trackingNumber}" in this store.`);
 
-/** A courier_id as sent, normalised to a slug; 400 when it names no carrier we know. */
-function courierFromId(courierId: string): string {
-  const slug = normalizeCourierId(courierId);
-  if (slug === null) {
-    throw new AppError('invalid_request', 'Unknown courier_id.', [
-      { field: 'courier_id', message: `is not a known carrier; use one of ${CARRIER_SLUGS.join(', ')}` },
-    ]);
-  }
-  return slug;
+/** The carrier a shipment is registered with, and a note for the merchant when the courier_id sent named none we know. */
+export interface ResolvedCourier {
+  courier: string;
+  message: MerchantMessage | null;
 }
 
-/** The carrier of a new shipment: the courier_id given (normalised), else detected, else unknown. */
-export function resolveCourier(input: Pick<ShipmentInput, 'courier_id' | 'tracking_number'>): string {
-  if (input.courier_id !== undefined) return courierFromId(input.courier_id);
-  return detectCarrier(input.tracking_number) ?? UNKNOWN_COURIER;
+/**
+ * The carrier of a new shipment: the courier_id given (normalised), else detected from the number,
+ * else unknown. A courier_id that names no carrier we know ("My carrier", "custom", "") counts as
+ * omitted: the shipment is still registered, as a tracking number is never to be lost over its
+ * carrier's name, and a merchant message records the name that was sent.
+ */
+export function resolveCourier(input: { courier_id?: string | null | undefined; tracking_number: string }, now: Date): ResolvedCourier {
+  const sent = input.courier_id ?? '';
+  const named = sent.trim() === '' ? null : normalizeCourierId(sent);
+  if (named !== null) return { courier: named, message: null };
+  const courier = detectCarrier(input.tracking_number) ?? UNKNOWN_COURIER;
+  if (sent.trim() === '') return { courier, message: null };
+  return { courier, message: unknownCourierIdMessage(sent, courier, now) };
+}
+
+function unknownCourierIdMessage(sent: string, courier: string, now: Date): MerchantMessage {
+  return {
+    code: 'courier_id_unknown',
+    message: `courier_id "${sent}" names no carrier we know (docs/carriers.md lists them), so it was read as omitted; the shipment's carrier is ${courier}.`,
+    created_on: now.toISOString(),
+  };
 }
 
 /** source_product_ids and line_items must name items of the order. */
@@ -144,7 +156,7 @@ export async function createShipment(
   input: ShipmentInput,
   now: Date,
 ): Promise<ShipmentRecord> {
-  const courier = resolveCourier(input);
+  const courier = resolveCourier(input, now);
   try {
     return await db.$transaction(async (tx) => {
       // The order row first, as a fulfilment, a claim and a cancel take it: without it, this insert's
@@ -176,7 +188,7 @@ export async function registerShipment(
   tracking: ShipmentTracking,
   owner: { storeId: string; orderId: string },
   input: Pick<ShipmentInput, 'tracking_number' | 'source_product_ids' | 'line_items'>,
-  courier: string,
+  { courier, message }: ResolvedCourier,
   now: Date,
 ): Promise<ShipmentRecord> {
   const row = await tx.shipment.create({
@@ -185,6 +197,7 @@ export async function registerShipment(
       orderId: owner.orderId,
       trackingNumber: input.tracking_number,
       courier,
+      merchantMessages: message === null ? [] : ([message] as unknown as Prisma.InputJsonValue),
       trackingProvider: tracking.providerName,
       sourceProductIds: input.source_product_ids ?? [],
       lineItems: input.line_items,
@@ -268,19 +281,76 @@ async function selectShipment(db: Database, storeId: string, trackingNumber: str
   };
 }
 
-/** Only the carrier can change; the next poll registers the number with it afresh. */
-export async function updateShipmentCourier(
+/**
+ * A shipment update: only the carrier can change. Clients that send the whole shipment again may
+ * echo its other fields, which must then be what is stored (a changed one is 400: a tracking number
+ * is corrected by cancelling and creating a new shipment).
+ */
+export interface ShipmentUpdate {
+  courier_id: string | null;
+  tracking_number?: string | undefined;
+  source_order_id?: string | undefined;
+  source_product_ids?: string[] | undefined;
+  line_items?: ShipmentInput['line_items'];
+}
+
+const sameMultiset = (a: readonly string[], b: readonly string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+
+const lineKey = (line: { source_id: string; source_product_id?: string | undefined; quantity: number }) =>
+  `${line.source_id}\u0000${line.source_product_id ?? ''}\u0000${line.quantity}`;
+
+/** The echoed fields that differ from what is stored, one error each. */
+function changedEchoes(
+  update: ShipmentUpdate,
+  stored: { trackingNumber: string; sourceOrderId: string; sourceProductIds: string[]; lineItems: ShipmentInput['line_items'] | null },
+): FieldError[] {
+  const changed = (field: string): FieldError => ({
+    field,
+    message: 'differs from the stored shipment; only courier_id can change (cancel and create a new shipment to change the rest)',
+  });
+  const errors: FieldError[] = [];
+  if (update.tracking_number !== undefined && update.tracking_number !== stored.trackingNumber) errors.push(changed('tracking_number'));
+  if (update.source_order_id !== undefined && update.source_order_id !== stored.sourceOrderId) errors.push(changed('source_order_id'));
+  if (update.source_product_ids !== undefined && !sameMultiset(update.source_product_ids, stored.sourceProductIds)) errors.push(changed('source_product_ids'));
+  if (update.line_items !== undefined && !sameMultiset(update.line_items.map(lineKey), (stored.lineItems ?? []).map(lineKey))) errors.push(changed('line_items'));
+  return errors;
+}
+
+/** Changes the carrier; the next poll registers the number with it afresh. */
+export async function updateShipment(
   db: Database,
   tracking: ShipmentTracking,
   scope: StoreScope,
   trackingNumber: string,
-  courierId: string,
+  update: ShipmentUpdate,
   now: Date,
 ): Promise<ShipmentRecord> {
-  const courier = courierFromId(courierId);
   return db.$transaction(async (tx) => {
     const current = await findShipment(tx, scope.store.id, trackingNumber);
     if (!current) throw shipmentNotFound(trackingNumber);
+    const order = await tx.order.findUniqueOrThrow({ where: { id: current.orderId }, select: { sourceOrderId: true } });
+    const errors = changedEchoes(update, {
+      trackingNumber: current.trackingNumber,
+      sourceOrderId: order.sourceOrderId,
+      sourceProductIds: current.sourceProductIds,
+      lineItems: current.lineItems as ShipmentInput['line_items'] | null,
+    });
+    if (errors.length > 0) throw new AppError('invalid_request', 'Only courier_id can change on a shipment.', errors);
+    const sent = update.courier_id ?? '';
+    const courier = sent.trim() === '' ? null : normalizeCourierId(sent);
+    if (courier === null) {
+      // Treated as omitted: the carrier stays; a name we do not know is noted for the merchant.
+      if (sent.trim() === '') return toShipmentRecord(current);
+      const message = unknownCourierIdMessage(sent, current.courier, now);
+      const messages = current.merchantMessages as unknown as MerchantMessage[];
+      if (messages.some((m) => m.code === message.code && m.message === message.message)) return toShipmentRecord(current);
+      const row = await tx.shipment.update({
+        where: { id: current.id },
+        data: { merchantMessages: [...messages, message] as unknown as Prisma.InputJsonValue, updatedOn: now },
+        include: shipmentInclude,
+      });
+      return toShipmentRecord(row);
+    }
     if (current.courier === courier) return toShipmentRecord(current);
     const row = await tx.shipment.update({
       where: { id: current.id },
@@ -291,6 +361,31 @@ export async function updateShipmentCourier(
     if (row.cancelledOn === null) await tracking.scheduler.schedulePoll(row.id, { tx });
     return toShipmentRecord(row);
   });
+}
+
+/**
+ * Update-or-create (Route's PrestaShop module, as for orders: server/domain/orders/upsert-order.ts):
+ * updates the shipment, or registers it from `whole` when the store has no shipment with that
+ * number and the body is a whole shipment. Only stores with the route client profile get it.
+ */
+export async function upsertShipment(
+  db: Database,
+  tracking: ShipmentTracking,
+  scope: StoreScope,
+  trackingNumber: string,
+  update: ShipmentUpdate,
+  whole: { input: ShipmentInput } | { problems: FieldError[] },
+  now: Date,
+): Promise<{ shipment: ShipmentRecord; created: boolean }> {
+  try {
+    return { shipment: await updateShipment(db, tracking, scope, trackingNumber, update, now), created: false };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
+    if ('problems' in whole) {
+      throw new AppError('not_found', `No shipment with tracking number "${trackingNumber}" in this store, and the body is not a whole shipment that could create it.`, whole.problems);
+    }
+  }
+  return { shipment: await createShipment(db, tracking, scope, whole.input, now), created: true };
 }
 
 export async function cancelShipment(db: Database, scope: StoreScope, trackingNumber: string, now: Date): Promise<ShipmentRecord> {

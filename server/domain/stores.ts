@@ -12,6 +12,14 @@ import type { PricingTerms } from './pricing.js';
 
 export type QuoteOrigin = 'backend' | 'browser';
 
+/**
+ * Which client the store's integration is (README, Route's plugins): `standard` reads the
+ * documented API exactly; `route` also reads what Route's own store plugins send, and answers in
+ * Route's vocabulary where the plugins branch on it (docs/route-compatibility.md).
+ */
+export const CLIENT_PROFILES = ['standard', 'route'] as const;
+export type ClientProfile = (typeof CLIENT_PROFILES)[number];
+
 export interface StoreContext {
   id: string;
   slug: string;
@@ -20,6 +28,7 @@ export interface StoreContext {
   /** SKUs declared by the store in addition to the built-in protection SKUs. */
   protectionSkus: string[];
   quoteOrigin: QuoteOrigin;
+  clientProfile: ClientProfile;
 }
 
 export interface NewStore {
@@ -28,6 +37,7 @@ export interface NewStore {
   pricing: PricingTerms;
   protectionSkus: string[];
   quoteOrigin: QuoteOrigin;
+  clientProfile: ClientProfile;
 }
 
 /** A rate is in basis points of the covered amount: 0 to 100 %. */
@@ -40,7 +50,13 @@ export const isUsableSku = (sku: string): boolean => sku.trim() !== '' && codePo
 export const SKU_RULE = `must be non-blank and at most ${MAX_SKU_LENGTH} characters`;
 
 /** What is wrong with a store's settings, field by field: the rules every door applies (CLI, console). */
-export function storeSettingsProblems(settings: { slug?: string; name?: string; pricing?: PricingTerms; protectionSkus?: readonly string[] }): FieldError[] {
+export function storeSettingsProblems(settings: {
+  slug?: string;
+  name?: string;
+  pricing?: PricingTerms;
+  protectionSkus?: readonly string[];
+  woocommerceWebhookSecret?: string | null | undefined;
+}): FieldError[] {
   const problems: FieldError[] = [];
   if (settings.slug !== undefined && !SLUG_PATTERN.test(settings.slug)) problems.push({ field: 'slug', message: SLUG_RULE });
   if (settings.name !== undefined && settings.name.trim() === '') problems.push({ field: 'name', message: 'must not be blank' });
@@ -57,6 +73,10 @@ export function storeSettingsProblems(settings: { slug?: string; name?: string; 
   (settings.protectionSkus ?? []).forEach((sku, index) => {
     if (!isUsableSku(sku)) problems.push({ field: `protection_skus[${index}]`, message: SKU_RULE });
   });
+  const secret = settings.woocommerceWebhookSecret;
+  if (typeof secret === 'string' && (secret.trim() !== secret || secret.length < 16 || secret.length > 200)) {
+    problems.push({ field: 'woocommerce_webhook_secret', message: 'must be 16 to 200 characters with no surrounding space, as WooCommerce shows it' });
+  }
   return problems;
 }
 
@@ -65,7 +85,10 @@ function assertValidSettings(settings: Parameters<typeof storeSettingsProblems>[
   if (problems.length > 0) throw new AppError('invalid_request', 'The store settings are not valid.', problems);
 }
 
-export function toStoreContext(row: Store): StoreContext {
+/** A store's row without its secrets: all a StoreContext is made of. */
+export type StoreRow = Omit<Store, 'woocommerceWebhookSecret'>;
+
+export function toStoreContext(row: StoreRow): StoreContext {
   return {
     id: row.id,
     slug: row.slug,
@@ -77,6 +100,7 @@ export function toStoreContext(row: Store): StoreContext {
     },
     protectionSkus: row.protectionSkus,
     quoteOrigin: row.quoteOrigin,
+    clientProfile: row.clientProfile,
   };
 }
 
@@ -93,9 +117,10 @@ export async function createStore(db: Database, actor: Actor, input: NewStore): 
           maxCoveredCents: input.pricing.maxCoveredCents,
           protectionSkus: input.protectionSkus,
           quoteOrigin: input.quoteOrigin,
+          clientProfile: input.clientProfile,
         },
-        });
-      const details = { slug: row.slug, rate_bps: row.rateBps, protection_skus: row.protectionSkus, quote_origin: row.quoteOrigin };
+      });
+      const details = { slug: row.slug, rate_bps: row.rateBps, protection_skus: row.protectionSkus, quote_origin: row.quoteOrigin, client_profile: row.clientProfile };
       await recordAudit(tx, actor, { storeId: row.id, action: 'store.created', subject: { type: 'store', id: row.id }, details, at: new Date() });
       return toStoreContext(row);
     });
@@ -116,10 +141,13 @@ export interface StoreDeclarations {
   /** Replaces the declared protection SKUs when given. */
   protectionSkus?: string[];
   quoteOrigin?: QuoteOrigin;
+  clientProfile?: ClientProfile;
+  /** The secret Route's WooCommerce plugin signs with, when it is not derived from one of our keys; null forgets it. */
+  woocommerceWebhookSecret?: string | null;
 }
 
 export async function updateStoreDeclarations(db: Database, actor: Actor, slug: string, declarations: StoreDeclarations): Promise<StoreContext> {
-  assertValidSettings({ protectionSkus: declarations.protectionSkus });
+  assertValidSettings({ protectionSkus: declarations.protectionSkus, woocommerceWebhookSecret: declarations.woocommerceWebhookSecret });
   return db.$transaction(async (tx) => {
     const existing = await tx.store.findUnique({ where: { slug } });
     if (!existing) throw new AppError('not_found', `No store with slug "${slug}".`);
@@ -128,11 +156,16 @@ export async function updateStoreDeclarations(db: Database, actor: Actor, slug: 
       data: {
         ...(declarations.protectionSkus === undefined ? {} : { protectionSkus: declarations.protectionSkus }),
         ...(declarations.quoteOrigin === undefined ? {} : { quoteOrigin: declarations.quoteOrigin }),
+        ...(declarations.clientProfile === undefined ? {} : { clientProfile: declarations.clientProfile }),
+        ...(declarations.woocommerceWebhookSecret === undefined ? {} : { woocommerceWebhookSecret: declarations.woocommerceWebhookSecret }),
       },
     });
     const details = {
       ...(declarations.protectionSkus === undefined ? {} : { protection_skus: declarations.protectionSkus }),
       ...(declarations.quoteOrigin === undefined ? {} : { quote_origin: declarations.quoteOrigin }),
+      ...(declarations.clientProfile === undefined ? {} : { client_profile: declarations.clientProfile }),
+      // That a secret was declared or forgotten, never the secret.
+      ...(declarations.woocommerceWebhookSecret === undefined ? {} : { woocommerce_webhook_secret: declarations.woocommerceWebhookSecret === null ? 'forgotten' : 'declared' }),
     };
     await recordAudit(tx, actor, { storeId: row.id, action: 'store.settings_changed', subject: { type: 'store', id: row.id }, details, at: new Date() });
     return toStoreContext(row);

@@ -29,12 +29,24 @@ function declaredCharset(req: Request): string | null {
   return match?.[1]?.toLowerCase() ?? null;
 }
 
+/** WooCommerce's ping: a form body (webhook_id=N), on the one route whose policy takes it. */
+function isFormPing(req: Request): boolean {
+  return routePolicy(req)?.body === 'json_or_form_ping' && req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
+}
+
+/** The ping's fields; anything but one webhook_id is refused as the contract sees it (no such shape). */
+function formFields(raw: Buffer): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(raw.toString('latin1'))) fields[name] = value;
+  return fields;
+}
+
 export const readRawBody: RequestHandler = (req, res, next) => {
   if (!hasBody(req)) {
     req.rawBody = Buffer.alloc(0);
     return next();
   }
-  if (!req.is(['application/json', 'application/*+json'])) {
+  if (!req.is(['application/json', 'application/*+json']) && !isFormPing(req)) {
     return next(new AppError('invalid_request', 'The body must be JSON, sent with Content-Type: application/json.'));
   }
   const charset = declaredCharset(req);
@@ -133,7 +145,8 @@ export const parseJsonBody: RequestHandler = (req, _res, next) => {
   try {
     const urlErrors = urlFieldErrors(req);
     if (urlErrors.length > 0) throw new AppError('invalid_request', 'The URL holds text that cannot be accepted.', urlErrors);
-    req.body = bodyValue(req.rawBody ?? Buffer.alloc(0), routePolicy(req)?.body ?? 'json');
+    const raw = req.rawBody ?? Buffer.alloc(0);
+    req.body = isFormPing(req) ? formFields(raw) : bodyValue(raw, routePolicy(req)?.body ?? 'json');
     next();
   } catch (error) {
     next(error);

@@ -3,11 +3,12 @@
 //   webhook_signature:  platform messages, X-Webhook-Signature with the platform's shared secret
 //   easypost_signature: EasyPost tracker events, X-Hmac-Signature with the EasyPost webhook secret
 import type { RequestHandler } from 'express';
-import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../../contract/webhook-signature.js';
+import { verifyWebhookSignature, verifyWooCommerceSignature, WEBHOOK_SIGNATURE_HEADER, WOOCOMMERCE_SIGNATURE_HEADER } from '../../contract/webhook-signature.js';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../domain/clock.js';
 import { AppError } from '../domain/errors.js';
 import { findPlatform } from '../domain/platforms.js';
+import { matchingSigner, wooCommerceSigners } from '../domain/woocommerce-orders.js';
 import { verifyEasyPostWebhook } from '../tracking/easypost.js';
 import { routePolicy } from './route-policy.js';
 import './request-types.js';
@@ -31,6 +32,26 @@ export function authenticateSignature(deps: { db: Database; clock: Clock; easyPo
         return next(new AppError('unauthorized', 'The X-Hmac-Signature header is missing or does not match the body.'));
       }
       return next();
+    }
+    if (auth === 'woocommerce_signature') {
+      const merchantId = String(req.params.merchant_id ?? '');
+      wooCommerceSigners(deps.db, merchantId)
+        .then((found) => {
+          if (!found) throw new AppError('not_found', `No store "${merchantId}".`);
+          // The ping is sent unsigned and changes nothing: it only needs a 200.
+          if (req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded') {
+            req.scope = { store: found.store, mode: 'live', actor: { kind: 'platform', platform: 'woocommerce' } };
+            return next();
+          }
+          const rawBody = req.rawBody ?? Buffer.alloc(0);
+          const header = req.get(WOOCOMMERCE_SIGNATURE_HEADER);
+          const signer = matchingSigner(found.signers, (secret) => verifyWooCommerceSignature(header, rawBody, secret));
+          if (!signer) throw new AppError('unauthorized', `The ${WOOCOMMERCE_SIGNATURE_HEADER} header is missing or does not match the body.`);
+          req.scope = { store: found.store, mode: signer.mode, actor: signer.actor };
+          next();
+        })
+        .catch(next);
+      return;
     }
     if (auth !== 'webhook_signature') return next();
 

@@ -1,70 +1,25 @@
 import { initServer } from '@ts-rest/express';
-import type { z } from 'zod';
-import { centsToMajorNumber, ordersContract, type OrderResponse } from '../../contract/index.js';
-import { cancelOrder, getOrder, updateOrder, type OrderRecord } from '../domain/orders/index.js';
+import { ordersContract } from '../../contract/index.js';
+import { cancelOrder, getOrder, OrderExistsError, updateOrder } from '../domain/orders/index.js';
+import { toOrderConflict, toOrderResponse } from '../wire/orders.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
 import { commandsFor } from '../domain/sandbox.js';
 
 const s = initServer();
 
-const money = (cents: number) => centsToMajorNumber(cents);
-const optionalMoney = (cents: number | null) => (cents === null ? null : centsToMajorNumber(cents));
-
-function toOrderResponse(order: OrderRecord): z.input<typeof OrderResponse> {
-  return {
-    id: order.id,
-    merchant_id: order.storeId,
-    order_number: order.orderNumber,
-    source_order_id: order.sourceOrderId,
-    source_order_number: order.sourceOrderNumber,
-    status: order.status,
-    insured_status: order.insuranceSelected ? 'insured_selected' : 'not_selected',
-    insurance_selected: order.insuranceSelected,
-    currency: 'USD',
-    exchange_rate: 1,
-    subtotal: money(order.subtotalCents),
-    subtotal_usd: money(order.subtotalCents),
-    amount_covered: money(order.amountCoveredCents),
-    amount_covered_usd: money(order.amountCoveredCents),
-    paid_to_insure: money(order.paidToInsureCents),
-    paid_to_insure_usd: money(order.paidToInsureCents),
-    order_total: optionalMoney(order.orderTotalCents),
-    order_total_usd: optionalMoney(order.orderTotalCents),
-    shipping_total: optionalMoney(order.shippingTotalCents),
-    shipping_total_usd: optionalMoney(order.shippingTotalCents),
-    discounts_total: optionalMoney(order.discountsTotalCents),
-    discounts_total_usd: optionalMoney(order.discountsTotalCents),
-    taxes: optionalMoney(order.taxesCents),
-    taxes_usd: optionalMoney(order.taxesCents),
-    first_name: order.firstName,
-    last_name: order.lastName,
-    has_pii: order.hasPii,
-    platform_id: order.platformId,
-    line_items: order.lineItems.map((item) => ({
-      source_id: item.sourceId,
-      name: item.name,
-      price: money(item.priceCents),
-      quantity: item.quantity,
-      source_product_id: item.sourceProductId,
-      sku: item.sku,
-      is_insured: item.isInsured,
-      image_url: item.imageUrl,
-    })),
-    source_created_on: order.sourceCreatedOn.toISOString(),
-    created_on: order.createdOn.toISOString(),
-    updated_on: order.updatedOn.toISOString(),
-    cancelled_on: order.cancelledOn?.toISOString() ?? null,
-  };
-}
-
 export const ordersRouter = ({ db, clock, metrics }: AppDeps) =>
   s.router(ordersContract, {
     create: async ({ body, req }) => {
       const scope = scopeOf(req);
-      const order = await commandsFor(scope.mode).createOrder(db, scope, body, clock.now());
-      if (scope.mode === 'live') metrics.premiumBooked(order.paidToInsureCents);
-      return { status: 201, body: toOrderResponse(order) };
+      try {
+        const order = await commandsFor(scope.mode).createOrder(db, scope, body, clock.now());
+        if (scope.mode === 'live') metrics.premiumBooked(order.paidToInsureCents);
+        return { status: 201, body: toOrderResponse(order) };
+      } catch (error) {
+        if (error instanceof OrderExistsError) return { status: 409, body: toOrderConflict(error) };
+        throw error;
+      }
     },
     get: async ({ params, req }) => {
       const order = await getOrder(db, scopeOf(req), params.source_order_id);

@@ -130,6 +130,7 @@ let storeCounter = 0;
 export async function seedStore(
   db: Database,
   pricing: Partial<StoreContext['pricing']> = {},
+  clientProfile: StoreContext['clientProfile'] = 'standard',
 ): Promise<SeededStore> {
   storeCounter += 1;
   const store = await createStore(db, TEST_OPERATOR, {
@@ -138,6 +139,7 @@ export async function seedStore(
     pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null, ...pricing },
     protectionSkus: [],
     quoteOrigin: 'backend',
+    clientProfile,
   });
   const live = await issueApiKey(db, TEST_OPERATOR, { storeSlug: store.slug, mode: 'live', scope: 'store' });
   const test = await issueApiKey(db, TEST_OPERATOR, { storeSlug: store.slug, mode: 'test', scope: 'store' });

@@ -5,6 +5,7 @@ import { isUniqueViolation, hotQuery, type Database, type HotStatement } from '.
 import type { StoreScope } from '../actor.js';
 import { AppError } from '../errors.js';
 import { assertUniqueIds } from '../ids.js';
+import { getOrder } from './get-order.js';
 import { toOrderRecord, lineItemRows, type AddressValue, type LineItemInput, type OrderCreateInput, type OrderPricing, type OrderRecord, type PricingSource } from './order-record.js';
 import { priceNewOrder, pricingColumns, pricingRequestOf } from './price-order.js';
 
@@ -46,10 +47,18 @@ export async function createOrder(db: Database, scope: StoreScope, input: OrderC
     lineItems: lineItemRows(input.line_items),
     pricing,
   });
-  if (!inserted) {
-    throw new AppError('conflict', `An order with source_order_id "${input.source_order_id}" already exists in this store.`);
-  }
+  if (!inserted) throw new OrderExistsError(await getOrder(db, scope, input.source_order_id));
   return inserted;
+}
+
+/**
+ * 409 on create: the store already has an order with that source_order_id. It carries the order
+ * that exists, so the answer can tell a retrying client what landed (its id, number and premium).
+ */
+export class OrderExistsError extends AppError {
+  constructor(readonly existing: OrderRecord) {
+    super('conflict', `An order with source_order_id "${existing.sourceOrderId}" already exists in this store.`);
+  }
 }
 
 /** Everything a new order is stored with. */

@@ -1,7 +1,8 @@
 // Order commands, one verb-noun file each, and the one order shape they answer.
 export { cancelLockedOrder, cancelOrder } from './cancel-order.js';
-export { assertUniqueLineItemIds, createOrder, insertOrder, orderColumns, type LineItemRow, type OrderColumns } from './create-order.js';
+export { assertUniqueLineItemIds, createOrder, insertOrder, orderColumns, OrderExistsError, type LineItemRow, type OrderColumns } from './create-order.js';
 export { getOrder } from './get-order.js';
 export { lineItemRows, type OrderCreateInput, type OrderPricing, type OrderRecord, type OrderUpdateInput } from './order-record.js';
 export { priceNewOrder, priceWithoutQuote, pricingColumns, pricingRequestOf, type PricingRequest } from './price-order.js';
 export { updateOrder } from './update-order.js';
+export { upsertOrder } from './upsert-order.js';
