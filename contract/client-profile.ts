@@ -147,10 +147,25 @@ export function streetLinesAsFields(address: Record<string, unknown>): Record<st
  * pays out against and the premium is priced on. So `amount_covered`, when it is at most `subtotal`,
  * is read as the subtotal; the booked premium is then the one the shopper was quoted.
  */
-export function coveredAmountAsSubtotal(order: Record<string, unknown>): Record<string, unknown> {
+function coveredAmountAsSubtotal(order: Record<string, unknown>): Record<string, unknown> {
   const covered = readRouteAmount(order.amount_covered);
   const subtotal = readRouteAmount(order.subtotal);
   if (typeof covered !== 'number' || typeof subtotal !== 'number') return order;
   if (Math.round(covered * 100) > Math.round(subtotal * 100)) return order;
   return { ...order, subtotal: covered };
 }
+
+/**
+ * The Magento 1 extension and PrestaShop module 1.0.2 send no line id: a line without one is
+ * named by its position ("line-1", "line-2"), the same for every send of the same order.
+ */
+function positionsAsLineIds(order: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(order.line_items)) return order;
+  const lines = order.line_items.map((line: unknown, index) =>
+    isPlainObject(line) && (line.source_id === undefined || line.source_id === null) ? { ...line, source_id: `line-${index + 1}` } : line,
+  );
+  return { ...order, line_items: lines };
+}
+
+/** Route's order as ours: its covered amount as the subtotal, its lines named. */
+export const routeOrder = (order: Record<string, unknown>): Record<string, unknown> => positionsAsLineIds(coveredAmountAsSubtotal(order));

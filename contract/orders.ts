@@ -2,7 +2,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { adaptForRoute, coveredAmountAsSubtotal } from './client-profile.js';
+import { adaptForRoute, routeOrder } from './client-profile.js';
 import { Address, AddressPatch, DateTime, string, text } from './common.js';
 import { keyRoute } from './policy.js';
 import { ErrorResponse, pickErrors } from './errors.js';
@@ -86,7 +86,7 @@ export const OrderRequest = adaptForRoute(extendApi(
     source_created_on: DateTime.describe('Placement time; decides which month the order lands in.'),
   }),
   { title: 'OrderRequest', example: orderExample },
-), coveredAmountAsSubtotal);
+), routeOrder);
 
 export const OrderUpdateRequest = adaptForRoute(extendApi(
   z.object({
@@ -112,7 +112,7 @@ export const OrderUpdateRequest = adaptForRoute(extendApi(
       'quote_id cannot be changed.',
     example: { subtotal: 150, line_items: [{ source_id: 'li_1', name: 'Walnut desk organiser', price: 75, quantity: 2 }] },
   },
-), coveredAmountAsSubtotal);
+), routeOrder);
 
 export const OrderLineItemOut = extendApi(
   z.object({

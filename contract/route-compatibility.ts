@@ -21,14 +21,11 @@ const SourceOrderIdParams = z.object({ source_order_id: text(255) });
 /** An amount in a query string, as PHP's http_build_query writes it ("25.88", "25.0000"): exact, at most two decimals once trailing zeros go. */
 const QueryAmount = z
   .string({ required_error: 'is required' })
-  .transform((value, ctx) => {
-    const match = /^(\d{1,10})(?:\.(\d+))?$/.exec(value.trim());
-    const fraction = (match?.[2] ?? '').replace(/0+$/, '');
-    if (!match || fraction.length > 2) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be an amount in major units with at most two decimals, e.g. 25.88' });
-      return z.NEVER;
-    }
-    return majorTextToCents(fraction === '' ? (match[1] ?? '0') : `${match[1]}.${fraction}`);
+  // Two decimals at most once trailing zeros are dropped: "25.0000" is 25, "1.005" is refused.
+  .regex(/^\d{1,10}(\.\d{0,2}0*)?$/, 'must be an amount in major units with at most two decimals, e.g. 25.88')
+  .transform((value) => {
+    const [whole = '0', fraction = ''] = value.split('.');
+    return majorTextToCents(`${whole}.${fraction.slice(0, 2) || '0'}`);
   });
 
 export const RouteQuoteQuery = z.object({

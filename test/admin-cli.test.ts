@@ -88,6 +88,7 @@ describe('merchant create', () => {
         max_covered: '2500.00',
         protection_skus: ['PROT-A', 'PROT-B'],
         quote_origin: 'browser',
+        client_profile: 'standard',
       },
     });
 
@@ -202,5 +203,20 @@ describe('platforms and integration declarations', () => {
     const nothing = await admin('merchant', 'update', '--slug', KEY_MERCHANT);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('nothing to change');
+  });
+
+  it('declares the route client profile and a WooCommerce webhook secret, refusing a bad profile', async () => {
+    const route = await admin('merchant', 'update', '--slug', KEY_MERCHANT, '--client-profile', 'route', '--woocommerce-webhook-secret', 'kept-from-route-0123456789', '--json');
+    expect(route.code, route.stderr).toBe(0);
+    expect(json(route).store).toMatchObject({ client_profile: 'route' });
+    expect(JSON.stringify(json(route))).not.toContain('kept-from-route');
+    const stored = await service.db.store.findUniqueOrThrow({ where: { slug: KEY_MERCHANT } });
+    expect(stored.woocommerceWebhookSecret).toBe('kept-from-route-0123456789');
+    const bad = await admin('merchant', 'update', '--slug', KEY_MERCHANT, '--client-profile', 'shopify');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('must be standard or route');
+    const back = await admin('merchant', 'update', '--slug', KEY_MERCHANT, '--client-profile', 'standard', '--clear-woocommerce-webhook-secret', '--json');
+    expect(json(back).store).toMatchObject({ client_profile: 'standard' });
+    expect((await service.db.store.findUniqueOrThrow({ where: { slug: KEY_MERCHANT } })).woocommerceWebhookSecret).toBeNull();
   });
 });

@@ -277,3 +277,141 @@ describe('measured against tracking_number_data', () => {
     for (const number of us) expect(detectCarrier(number)).toBe('usps');
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// courier_id codes of outside tools (the groups in CARRIER_ALIASES). Each expected slug is the
+// carrier the tool's code names, read from the tool's own list, not from this service's output.
+// ---------------------------------------------------------------------------------------------
+
+describe('normalizeCourierId with the codes of outside tools', () => {
+  // WooCommerce Shipment Tracking: sanitize_title of the provider names in get_providers() (up to 1.x),
+  // and the names themselves lower-cased (2.x, as the Route plugin forwards them).
+  it.each<[string, CarrierSlug]>([
+    ['dhl-us', 'dhl'],
+    ['dhl us', 'dhl'],
+    ['fedex-sameday', 'fedex'],
+    ['fedex sameday', 'fedex'],
+    ['canada-post', 'canada_post'],
+    ['ontrac', 'ontrac'],
+    ['usps', 'usps'],
+    ['ups-germany', 'ups'],
+    ['ups-se', 'ups'],
+    ['dhl-intraship-de', 'dhl'],
+    ['deutsche-post-dhl', 'dhl'],
+    ['dhl ecommerce', 'dhl'],
+    ['dpd-co-uk', 'dpd'],
+    ['dpd-de', 'dpd'],
+    ['interlink', 'dpd'],
+    ['purolator', 'purolator'],
+  ])('WooCommerce Shipment Tracking %j is %s', (code, slug) => {
+    expect(normalizeCourierId(code)).toBe(slug);
+  });
+
+  // WooCommerce Shipping (Jetpack) label carrier ids, which the Route plugin sends unchanged.
+  it.each<[string, CarrierSlug]>([
+    ['usps', 'usps'],
+    ['ups', 'ups'],
+    ['fedex', 'fedex'],
+    ['dhlexpress', 'dhl'],
+    ['dhlecommerce', 'dhl'],
+    ['dhlecommerceasia', 'dhl'],
+  ])('WooCommerce Shipping carrier id %j is %s', (code, slug) => {
+    expect(normalizeCourierId(code)).toBe(slug);
+  });
+
+  // ShipStation carrierCode values, and the first word after "shipped via" in its WooCommerce order note.
+  it.each<[string, CarrierSlug]>([
+    ['stamps_com', 'usps'],
+    ['endicia', 'usps'],
+    ['ups_walleted', 'ups'],
+    ['fedex_walleted', 'fedex'],
+    ['fedex_uk', 'fedex'],
+    ['dhl_express', 'dhl'],
+    ['dhl_express_worldwide', 'dhl'],
+    ['dhl_global_mail', 'dhl'],
+    ['canada_post', 'canada_post'],
+    ['purolator_ca', 'purolator'],
+    ['amazon_shipping_us', 'amazon'],
+    ['ontrac', 'ontrac'],
+    ['canpar', 'canpar'],
+    ['USPS', 'usps'],
+    ['FedEx', 'fedex'],
+  ])('ShipStation %j is %s', (code, slug) => {
+    expect(normalizeCourierId(code)).toBe(slug);
+  });
+
+  // AfterShip courier slugs.
+  it.each<[string, CarrierSlug]>([
+    ['dhl-global-mail', 'dhl'],
+    ['dhl-global-mail-asia', 'dhl'],
+    ['dhl-pieceid', 'dhl'],
+    ['dpd-uk', 'dpd'],
+    ['interlink-express', 'dpd'],
+    ['ups-mi', 'ups'],
+    ['usps-iv-api', 'usps'],
+    ['fedex-freight', 'fedex'],
+    ['fedex-uk', 'fedex'],
+    ['canada-post', 'canada_post'],
+    ['amazon-logistics-uk', 'amazon'],
+    ['lasership-api', 'lasership'],
+    ['speedee', 'speedee'],
+    // AfterShip spells it "speedee"; the hyphenated form is still Spee-Dee.
+    ['spee-dee', 'speedee'],
+    ['landmark-global', 'landmark'],
+    ['old-dominion', 'old_dominion'],
+    ['yunexpress', 'yunexpress'],
+    ['yodel-international', 'yodel'],
+    ['purolator-international', 'purolator'],
+  ])('AfterShip %j is %s', (code, slug) => {
+    expect(normalizeCourierId(code)).toBe(slug);
+  });
+
+  // EasyPost carrier strings.
+  it.each<[string, CarrierSlug]>([
+    ['USPS', 'usps'],
+    ['UPS', 'ups'],
+    ['UPSDAP', 'ups'],
+    ['UPSMailInnovations', 'ups'],
+    ['UPSSurePost', 'ups'],
+    ['FedEx', 'fedex'],
+    ['FedExDefault', 'fedex'],
+    ['FedexSmartPost', 'fedex'],
+    ['FedExSameDayCity', 'fedex'],
+    ['DHLExpress', 'dhl'],
+    ['DhlEcs', 'dhl'],
+    ['DHLEcommerceAsia', 'dhl'],
+    ['OnTrac', 'ontrac'],
+    ['LaserShipV2', 'lasership'],
+    ['AmazonShipping', 'amazon'],
+    ['CanadaPost', 'canada_post'],
+    ['Purolator', 'purolator'],
+    ['DPDUK', 'dpd'],
+    ['InterlinkExpress', 'dpd'],
+    ['Canpar', 'canpar'],
+    ['SpeeDee', 'speedee'],
+  ])('EasyPost %j is %s', (code, slug) => {
+    expect(normalizeCourierId(code)).toBe(slug);
+  });
+
+  it.each([
+    // Carriers without a slug here.
+    'australia-post', // WooCommerce Shipment Tracking, AfterShip
+    'royal-mail',
+    'AustraliaPost', // EasyPost
+    'RoyalMail',
+    'australia_post', // ShipStation
+    'evri',
+    // Codes that do not name one of our carriers, though they look close.
+    'amazon_buy_shipping', // ShipStation: sells several carriers' labels
+    'AmazonMws', // EasyPost: likewise
+    'globalpost',
+    'ups-freight', // AfterShip: now TForce Freight
+    'dhl-global-forwarding',
+    'FedExCrossBorder',
+    'UPSIparcel',
+    // The first word of "shipped via Canada Post" in a ShipStation order note names no carrier.
+    'Canada',
+  ])('knows nothing of %j', (code) => {
+    expect(normalizeCourierId(code)).toBeNull();
+  });
+});

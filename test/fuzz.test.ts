@@ -114,6 +114,8 @@ describe('hostile path parameters answer a 4xx in the error format', () => {
     await holds(
       `hostile path parameters of ${label(r)}`,
       fc.asyncProperty(params, fc.boolean(), async (values, rawParams) => {
+        // GET /v1/merchants/ with an empty id is the merchant list (PrestaShop 1.0.2 calls it so): a 200.
+        fc.pre(!(r.name === 'routeCompatibility.merchant' && values.merchant_id === ''));
         // Sent as they are, "%00" decodes to U+0000 and "%ED%A0%80" is no UTF-8: both are 400s.
         const sent = await request(r, { params: values, rawParams, ...(body === undefined ? {} : { body: { json: body } }), key: 'live' });
         check(sent, 'no5xx', rawParams ? 'slashes and percent signs sent as they are' : 'percent-encoded');

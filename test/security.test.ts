@@ -64,6 +64,12 @@ const enc = encodeURIComponent;
  */
 const addressing: Record<string, { request: Requester; statusForA: number }> = {
   'GET /v2/orders/:source_order_id': { request: byKey('GET', (f) => `/v2/orders/${enc(f.sourceOrderId)}`), statusForA: 200 },
+  'GET /v1/orders/:source_order_id': { request: byKey('GET', (f) => `/v1/orders/${enc(f.sourceOrderId)}`), statusForA: 200 },
+  'POST /v1/orders/:source_order_id': {
+    request: byKey('POST', (f) => `/v1/orders/${enc(f.sourceOrderId)}`, () => ({ subtotal: 500, customer_details: { email: 'b@example.com' } })),
+    statusForA: 200,
+  },
+  'GET /v1/merchants/:merchant_id': { request: byKey('GET', () => `/v1/merchants/${enc(storeA.store.id)}`), statusForA: 200 },
   'POST /v2/orders/:source_order_id': {
     request: byKey('POST', (f) => `/v2/orders/${enc(f.sourceOrderId)}`, () => ({ subtotal: 500, customer_details: { email: 'b@example.com' } })),
     statusForA: 200,
@@ -121,6 +127,10 @@ const notAddressing: Record<string, string> = {
   'POST /v2/addresses/verify': 'no side effects and no stored object',
   'POST /v1/tracking/easypost/webhook': 'no API key: EasyPost-signed, matched by the provider reference EasyPost holds',
   'GET /v1/billing/statements': 'names no object; checked below: a store only ever sees its own figures',
+  'POST /v1/orders': 'creates, as POST /v2/orders',
+  'GET /v1/quote': 'prices a subtotal; names no stored object',
+  'GET /v1/merchants': "the key's own store, nothing else",
+  'POST /webhooks/:merchant_id': "no API key: signed with a secret derived from the named store's own keys (test/route-plugins.test.ts)",
 };
 
 function flattenRoutes(router: AppRouter | AppRoute): AppRoute[] {

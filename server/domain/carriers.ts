@@ -39,25 +39,110 @@ export function isCarrierSlug(value: string): value is CarrierSlug {
 /**
  * Names merchants and platforms send, per slug. Matching compares "compact" keys (lower-case, only
  * a-z0-9), so "U.S.P.S.", "canada-post" and "On Trac" need no entries of their own.
+ *
+ * After the plain names come the codes four outside tools use for the carrier, because platform
+ * plugins pass those codes through as courier_id unchanged (the Route WooCommerce plugin, for one,
+ * sends the Shipment Tracking provider lower-cased and the WooCommerce Shipping label's carrier id):
+ * - WooCommerce Shipment Tracking: its provider names (up to 1.x stored as sanitize_title slugs such
+ *   as "dhl-us", from 2.x as the names, e.g. "DHL US"; both give the same compact key);
+ * - ShipStation carrierCode values (the ShipStation/ShipEngine API);
+ * - AfterShip courier slugs;
+ * - EasyPost carrier strings.
+ * A code is listed only when it names the carrier itself. Left out on purpose: codes for another
+ * company or network (ups-freight, now TForce Freight; dhl-global-forwarding; FedExCrossBorder;
+ * UPSIparcel), for reference-number tracking (ups-reference), and for label services that sell
+ * several carriers (amazon_buy_shipping, AmazonMws, globalpost).
  */
 export const CARRIER_ALIASES: Readonly<Record<CarrierSlug, readonly string[]>> = {
-  ups: ['UPS', 'United Parcel Service', 'UPS Ground', 'UPS Express', 'UPS Next Day Air', 'UPS 2nd Day Air',
-    'UPS SurePost', 'UPS Mail Innovations', 'UPS Worldwide'],
-  usps: ['USPS', 'United States Postal Service', 'US Postal Service', 'U.S. Mail', 'USPS Priority Mail',
-    'USPS First Class', 'USPS Ground Advantage', 'USPS Priority Mail Express'],
-  fedex: ['FedEx', 'Federal Express', 'FedEx Ground', 'FedEx Express', 'FedEx Home Delivery', 'FedEx SmartPost',
-    'FedEx Ground Economy', 'FedEx International'],
-  dhl: ['DHL', 'DHL Express', 'DHL eCommerce', 'DHL eCommerce Solutions', 'DHL Global Mail', 'DHL Parcel'],
-  ontrac: ['OnTrac'],
-  lasership: ['LaserShip'],
-  amazon: ['Amazon', 'Amazon Logistics', 'Amazon Shipping', 'AMZL'],
+  ups: [
+    'UPS', 'United Parcel Service', 'UPS Ground', 'UPS Express', 'UPS Next Day Air', 'UPS 2nd Day Air',
+    'UPS SurePost', 'UPS Mail Innovations', 'UPS Worldwide',
+    // WooCommerce Shipment Tracking
+    'UPS Germany', 'UPS.se', 'UPS Netherlands',
+    // ShipStation: UPS bought through ShipStation's own account
+    'ups_walleted',
+    // AfterShip
+    'ups-api', 'ups-mi',
+    // EasyPost: UPS bought through EasyPost's own account
+    'UPSDAP',
+  ],
+  usps: [
+    'USPS', 'United States Postal Service', 'US Postal Service', 'U.S. Mail', 'USPS Priority Mail',
+    'USPS First Class', 'USPS Ground Advantage', 'USPS Priority Mail Express',
+    // ShipStation: USPS postage bought through Stamps.com or Endicia
+    'stamps_com', 'endicia',
+    // AfterShip (usps-iv-api: USPS Informed Visibility)
+    'usps-api', 'usps-iv-api',
+  ],
+  fedex: [
+    'FedEx', 'Federal Express', 'FedEx Ground', 'FedEx Express', 'FedEx Home Delivery', 'FedEx SmartPost',
+    'FedEx Ground Economy', 'FedEx International',
+    // WooCommerce Shipment Tracking
+    'Fedex Sameday',
+    // ShipStation (fedex_walleted: FedEx bought through ShipStation's own account)
+    'fedex_walleted', 'fedex_uk',
+    // AfterShip (fedex-fims: FedEx International MailService)
+    'fedex-api', 'fedex-freight', 'fedex-fims',
+    // EasyPost (FedExDefault: FedEx bought through EasyPost's own account)
+    'FedExDefault', 'FedExSameDayCity',
+  ],
+  dhl: [
+    'DHL', 'DHL Express', 'DHL eCommerce', 'DHL eCommerce Solutions', 'DHL Global Mail', 'DHL Parcel',
+    // WooCommerce Shipment Tracking ("Deutsche Post DHL" and "DHL Intraship (DE)" are DHL Paket Germany)
+    'DHL US', 'dhl.at', 'DHL.cz', 'DHL.se', 'DHL Intraship (DE)', 'Deutsche Post DHL', 'DHL Parcel UK',
+    // WooCommerce Shipping label carrier ids, as the Route plugin forwards them
+    'dhlecommerceasia',
+    // ShipStation
+    'dhl_express_worldwide', 'dhl_express_uk', 'dhl_express_canada', 'dhl_express_australia',
+    // AfterShip ("dhl-global-mail" is DHL eCommerce US; "dhl-pieceid" a DHL Express piece id)
+    'dhl-api', 'dhl-pieceid', 'dhl-global-mail-api', 'dhl-global-mail-asia', 'dhl-global-mail-asia-api',
+    'dhl-germany', 'dhl-benelux', 'dhl-nl', 'dhl-es', 'dhl-poland', 'dhl-hk', 'dhlparcel-nl', 'dhlparcel-es',
+    // EasyPost (DhlEcs: DHL eCommerce Solutions)
+    'DhlEcs', 'DHLPaket',
+  ],
+  ontrac: [
+    'OnTrac',
+    // AfterShip
+    'ontrac-api',
+  ],
+  lasership: [
+    'LaserShip',
+    // AfterShip
+    'lasership-api',
+    // EasyPost
+    'LaserShipV2',
+  ],
+  amazon: [
+    'Amazon', 'Amazon Logistics', 'Amazon Shipping', 'AMZL',
+    // ShipStation
+    'amazon_shipping_us',
+    // AfterShip
+    'amazon-logistics-uk', 'amazon-uk-api',
+  ],
   canada_post: ['Canada Post', 'Postes Canada'],
-  purolator: ['Purolator'],
+  purolator: [
+    'Purolator',
+    // ShipStation
+    'purolator_ca',
+    // AfterShip
+    'purolator-api', 'purolator-international',
+  ],
   s10: ['S10', 'UPU S10', 'UPU'],
-  dpd: ['DPD', 'DPD Group', 'DPD UK', 'DPD Local'],
+  dpd: [
+    'DPD', 'DPD Group', 'DPD UK', 'DPD Local',
+    // WooCommerce Shipment Tracking ("InterLink": Interlink Express, DPD Local's former name)
+    'DPD.at', 'DPD.cz', 'DPD.de', 'DPD.ie', 'DPD.NL', 'DPD.PL', 'DPD Romania', 'DPD.co.uk', 'InterLink',
+    // AfterShip
+    'dpd-api', 'dpd-ireland', 'dpd-poland', 'dpd-ro', 'dpd-prt', 'dpd-hungary', 'dpd-ru', 'dpd-hk',
+    'interlink-express',
+  ],
   canpar: ['Canpar', 'Canpar Express'],
   speedee: ['Spee-Dee', 'Spee-Dee Delivery'],
-  yodel: ['Yodel'],
+  yodel: [
+    'Yodel',
+    // AfterShip
+    'yodel-api', 'yodel-international', 'yodeldirect',
+  ],
   landmark: ['Landmark', 'Landmark Global'],
   old_dominion: ['Old Dominion', 'Old Dominion Freight Line', 'ODFL'],
   yunexpress: ['YunExpress', 'Yun Express'],

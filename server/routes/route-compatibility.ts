@@ -73,7 +73,7 @@ export const routeCompatibilityRouter = ({ db, clock, metrics }: AppDeps) => {
     merchants: async ({ req }) => ({ status: 200, body: [toRouteMerchant(scopeOf(req).store)] }),
     merchant: async ({ params, req }) => {
       const { store } = scopeOf(req);
-      if (params.merchant_id !== store.id && params.merchant_id !== store.slug) throw new AppError('not_found', `No merchant "${params.merchant_id}" for this key.`);
+      if (params.merchant_id !== store.id && params.merchant_id !== store.slug) throw new AppError('not_found', 'No such merchant for this key: a key sees only its own store.');
       return { status: 200, body: toRouteMerchant(store) };
     },
   });

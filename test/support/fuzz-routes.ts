@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import type { ZodTypeAny } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contract, MAX_AMOUNT_CENTS, OrderPlacedMessage, type WebhookMessage } from '../../contract/index.js';
-import { signWebhook } from '../../contract/webhook-signature.js';
+import { signWebhook, signWooCommerceDelivery } from '../../contract/webhook-signature.js';
+import { derivedWooCommerceSecret } from '../../server/domain/api-keys.js';
 import { CARRIER_SLUGS } from '../../server/domain/carriers.js';
 import { connectStore, createPlatform } from '../../server/domain/platforms.js';
 import { anyString, cartWithinCeiling, contractFastCheck, onTheWire } from './fuzz-arbitraries.js';
@@ -131,6 +132,7 @@ export async function request(r: ContractRoute, out: Outgoing): Promise<Sent> {
   const query =
     out.rawQuery ??
     Object.entries(out.query ?? {})
+      .filter(([, value]) => value !== undefined)
       .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${encodeSegment(name)}=${encodeSegment(v)}`))
       .join('&');
   const headers: Record<string, string> = {};
@@ -142,6 +144,10 @@ export async function request(r: ContractRoute, out: Outgoing): Promise<Sent> {
   if (r.auth === 'api_key') headers.token = out.key === 'live' ? shop.liveKey : shop.testKey;
   if (r.auth === 'webhook_signature') headers['x-webhook-signature'] = signWebhook(PLATFORM_SECRET, raw ?? Buffer.alloc(0));
   if (r.auth === 'easypost_signature') headers['x-hmac-signature'] = signEasyPost(EASYPOST_SECRET, raw ?? Buffer.alloc(0));
+  if (r.auth === 'woocommerce_signature') {
+    headers['x-wc-webhook-signature'] = signWooCommerceDelivery(derivedWooCommerceSecret(shop.store.id, shop.liveKey), raw ?? Buffer.alloc(0));
+    headers['x-wc-webhook-topic'] = 'order.updated';
+  }
   const fullPath = `${path}${query === '' ? '' : `?${query}`}`;
   const answer = await send(service.baseUrl, { method: r.route.method, path: fullPath, headers, body: raw });
   const text = `${decodeURIComponentSafe(fullPath)} ${raw?.toString('utf8') ?? ''} ${JSON.stringify(out.params)} ${JSON.stringify(out.query ?? {})}`;
@@ -190,6 +196,9 @@ export function seededParams(r: ContractRoute): Record<string, string> | null {
   if (r.name.startsWith('shipments.') && r.pathParams.includes('tracking_number')) return { tracking_number: TRACKING_NUMBER };
   if (r.name === 'claims.get') return { id: claimId };
   if (r.name === 'webhooks.receive') return { platform_slug: PLATFORM };
+  if (r.name.startsWith('routeCompatibility.') && r.pathParams.includes('source_order_id')) return { source_order_id: ORDER_ID };
+  if (r.name === 'routeCompatibility.merchant') return { merchant_id: shop.store.id };
+  if (r.name === 'woocommerce.receive') return { merchant_id: shop.store.id };
   return null;
 }
 
