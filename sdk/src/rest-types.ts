@@ -33,7 +33,7 @@ export interface paths {
         put?: never;
         /**
          * Create an order
-         * @description Registers a protected order once it reached a final pre-fulfilment state, and books the premium when insurance_selected is true: from the quote when quote_id resolves (issued by this store, unexpired, and the subtotal within max(1 USD, 1 %) of the quoted amount), otherwise from the configured rate. A bad quote id never fails the order. A retry either succeeds once or answers 409: 409 means the first attempt landed.
+         * @description Registers a protected order once it reached a final pre-fulfilment state, and books the premium when insurance_selected is true: from the quote when quote_id resolves (issued by this store, unexpired, and the subtotal within max(1 USD, 1 %) of the quoted amount), otherwise from the configured rate. A bad quote id never fails the order. A retry either succeeds once or answers 409: 409 means the first attempt landed, and its body carries that order's id, order_number, insured_status and paid_to_insure beside the error.
          */
         post: operations["orders.create"];
         delete?: never;
@@ -125,7 +125,7 @@ export interface paths {
         put?: never;
         /**
          * Update a shipment
-         * @description Only courier_id can change (any other field is 400); the new carrier is used from the next poll. A tracking number is corrected by cancelling and creating a new shipment. Test keys answer 404.
+         * @description Only courier_id can change; the new carrier is used from the next poll. Clients that send the whole shipment again may echo tracking_number, source_order_id, source_product_ids and line_items: unchanged, they are accepted; changed, or any other field, 400. A tracking number is corrected by cancelling and creating a new shipment. For a store with client_profile route, a whole shipment sent here for a tracking number the store does not have creates it (201), as Route's PrestaShop module expects. Test keys answer 404.
          */
         post: operations["shipments.update"];
         delete?: never;
@@ -133,7 +133,7 @@ export interface paths {
         head?: never;
         /**
          * Update a shipment (PATCH)
-         * @description Only courier_id can change (any other field is 400); the new carrier is used from the next poll. A tracking number is corrected by cancelling and creating a new shipment. Test keys answer 404.
+         * @description Only courier_id can change; the new carrier is used from the next poll. Clients that send the whole shipment again may echo tracking_number, source_order_id, source_product_ids and line_items: unchanged, they are accepted; changed, or any other field, 400. A tracking number is corrected by cancelling and creating a new shipment. For a store with client_profile route, a whole shipment sent here for a tracking number the store does not have creates it (201), as Route's PrestaShop module expects. Test keys answer 404.
          */
         patch: operations["shipments.updatePatch"];
         trace?: never;
@@ -242,6 +242,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders/{source_order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an order (v1)
+         * @description The same as GET /v2/orders/{source_order_id}, at the path Route's plugins read. Test keys answer 404.
+         */
+        get: operations["routeCompatibility.getOrder"];
+        put?: never;
+        /**
+         * Update an order (v1)
+         * @description The same as POST /v2/orders/{source_order_id}. For a store with client_profile route, a whole order sent here for a source_order_id the store does not have creates it (201): the PrestaShop module takes any answer with a body, a 404 included, as "the order exists" and sends the whole order to this route. Test keys answer 404.
+         */
+        post: operations["routeCompatibility.updateOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an order (v1)
+         * @description The same as POST /v2/orders, at the path the PrestaShop module and the Magento 1 extension call.
+         */
+        post: operations["routeCompatibility.createOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Price a subtotal (v1)
+         * @description The premium for a subtotal at the store's configured rate, as the PrestaShop module and the Magento 1 extension read it to show their widget. Nothing is stored: an order is priced when it is registered.
+         */
+        get: operations["routeCompatibility.quote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's store, as Route's merchant list
+         * @description A list holding one merchant: the store the key belongs to. The plugins check their token with it.
+         */
+        get: operations["routeCompatibility.merchants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchants/{merchant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's store, as a Route merchant
+         * @description The store the key belongs to, by its id or slug; any other merchant id is 404.
+         */
+        get: operations["routeCompatibility.merchant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tracking/easypost/webhook": {
         parameters: {
             query?: never;
@@ -276,6 +380,26 @@ export interface paths {
          * @description order.placed, fulfillment.created and refund.created from a commerce-platform backend, for the store named by `merchant`, which must have the platform connected (404 otherwise). No API key: every message is signed with the platform's shared secret in `X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, within 300 s of the server clock (401 otherwise). Amounts are integer cents, checked on the raw text: 120.00 is 400. A redelivered message (same order id, fulfillment id or refund id) answers 200 with duplicate true and changes nothing. A fulfilment or refund for an order not received yet answers 500 order_not_yet_ingested: retry later. A refund without refund.id is 400; a refund id already used for another order of the store is 409 and reverses nothing. A credit is dated to refund.created_at, but never before the order's latest booking or re-pricing nor after receipt. A full refund of the protection line cancels the order even while a claim is open; the claim stays open. Test-mode orders (mode test, or test true) are validated and acknowledged with mode test, book nothing, and are never visible to live keys or in billing.
          */
         post: operations["webhooks.receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{merchant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a WooCommerce order webhook
+         * @description The order.updated and order.deleted webhooks Route's WooCommerce plugin registers, delivered to /webhooks/{merchant_id}, where merchant_id is the store id. Signed by WooCommerce in X-WC-Webhook-Signature: the base64 HMAC-SHA256 of the raw body, keyed with the hex SHA-256 of "<store id>-<API key>" (what the plugin derives from the key it holds), or with a secret the store declared. An order in a protected status (processing or completed, or the statuses the plugin stamped on it) is created or updated; cancelled or refunded, or deleted, cancels it. The fee line the plugin adds (Route Shipping Protection) marks the order protected. The ping (form body webhook_id=N) answers 200. Amounts over 9999999999.99 are refused.
+         */
+        post: operations["woocommerce.receive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -355,8 +479,13 @@ export interface components {
                 amount: string;
             };
             payment_responsible: {
-                /** @enum {string} */
-                type: "customer";
+                /**
+                 * @description Who pays the premium: customer. Stores with client_profile route are answered paid_by_customer, Route's word for it.
+                 * @enum {string}
+                 */
+                type: "customer" | "paid_by_customer";
+                /** @description Stores with client_profile route only: true, the protection checkbox starts ticked. */
+                ToggleState?: boolean;
             };
             cart_ref: string | null;
             /** Format: date-time */
@@ -618,6 +747,32 @@ export interface components {
             /** Format: date-time */
             cancelled_on: string | null;
         };
+        /**
+         * OrderConflict
+         * @description The store already has an order with this source_order_id: the first attempt landed. The order that exists is described beside the error.
+         */
+        OrderConflict: {
+            /** @description Human-readable summary. */
+            error: string;
+            /**
+             * @description Stable code; safe to branch on.
+             * @enum {string}
+             */
+            error_code: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unprocessable" | "rate_limited" | "internal_error" | "order_not_yet_ingested";
+            /** @description One element per bad field, all of them; empty when no field is at fault. */
+            errors: {
+                /** @description Path of the bad field from the body root, e.g. line_items[0].price. */
+                field: string;
+                message: string;
+            }[];
+            /** @description The existing order's service id. */
+            id: string;
+            order_number: string;
+            /** @enum {string} */
+            insured_status: "insured_selected" | "not_selected";
+            /** @description Premium booked on the existing order, net of reversals. */
+            paid_to_insure: number;
+        };
         /** CustomerDetailsPatch */
         CustomerDetailsPatch: {
             first_name?: string;
@@ -682,8 +837,8 @@ export interface components {
             tracking_number: string;
             /** @description The order must already exist. */
             source_order_id: string;
-            /** @description Carrier slug or a known alias (docs/carriers.md lists them, e.g. ups, usps, fedex, "UPS Ground"); an unknown carrier is 400. Resolved from the tracking number when omitted. */
-            courier_id?: string;
+            /** @description Carrier slug or a known alias (docs/carriers.md lists them, e.g. ups, usps, fedex, "UPS Ground", and the slugs of WooCommerce Shipment Tracking, ShipStation, AfterShip and EasyPost). Resolved from the tracking number when omitted; an unknown, empty or null value counts as omitted, and a merchant message records the name sent. */
+            courier_id?: string | null;
             source_product_ids?: string[];
             /** @description Used when a shipment carries part of the order. */
             line_items?: {
@@ -740,7 +895,20 @@ export interface components {
         };
         /** ShipmentUpdateRequest */
         ShipmentUpdateRequest: {
-            courier_id: string;
+            /** @description The new carrier. An unknown, empty or null value leaves the carrier as it is; a merchant message records a name we do not know. */
+            courier_id: string | null;
+            /** @description An echo of the stored value, accepted when unchanged. */
+            tracking_number?: string;
+            /** @description An echo of the stored value, accepted when unchanged. */
+            source_order_id?: string;
+            /** @description An echo of the stored value (in any order), accepted when unchanged. */
+            source_product_ids?: string[];
+            /** @description An echo of the stored value, accepted when unchanged. */
+            line_items?: {
+                source_id: string;
+                source_product_id?: string;
+                quantity: number;
+            }[];
         };
         /**
          * ClaimRequest
@@ -916,6 +1084,72 @@ export interface components {
             net_total: number;
         };
         /**
+         * RouteQuote
+         * @example {
+         *       "insurance_price": 0.98,
+         *       "subtotal_usd": 25.88,
+         *       "currency": "USD",
+         *       "coverage_lower_limit": 0,
+         *       "coverage_upper_limit": 5000,
+         *       "payment_responsible": {
+         *         "type": "paid_by_customer",
+         *         "ToggleState": true
+         *       }
+         *     }
+         */
+        RouteQuote: {
+            /** @description The premium for this subtotal, in major units. */
+            insurance_price: number;
+            subtotal_usd: number;
+            /** @enum {string} */
+            currency: "USD";
+            /** @description The plugins show protection only for subtotals above it. */
+            coverage_lower_limit: number;
+            /** @description The store's cap on the covered amount (the largest amount when it has none). */
+            coverage_upper_limit: number;
+            payment_responsible: {
+                /** @enum {string} */
+                type: "paid_by_customer";
+                ToggleState: boolean;
+            };
+        };
+        /**
+         * RouteMerchant
+         * @example {
+         *       "id": "5a3c1e9e-2b7f-4d8e-9f0a-1c2d3e4f5a6b",
+         *       "name": "Acme Shop",
+         *       "store_name": "Acme Shop",
+         *       "status": "Active",
+         *       "currency": "USD",
+         *       "has_route_plus": true,
+         *       "merchant_preferences": {
+         *         "opt_in": false,
+         *         "opt_out": true,
+         *         "merchant_supplied_insurance": false
+         *       }
+         *     }
+         */
+        RouteMerchant: {
+            /** @description The store id: WooCommerce derives its webhook secret from it. */
+            id: string;
+            name: string;
+            store_name: string;
+            /** @enum {string} */
+            status: "Active";
+            /** @enum {string} */
+            currency: "USD";
+            /**
+             * @description The PrestaShop module shows its widget only when this is true.
+             * @enum {boolean}
+             */
+            has_route_plus: true;
+            merchant_preferences: {
+                opt_in: boolean;
+                opt_out: boolean;
+                merchant_supplied_insurance: boolean;
+            };
+        };
+        /**
          * EasyPostEvent
          * @description EasyPost's Event object; tracker.created and tracker.updated carry a Tracker.
          */
@@ -963,6 +1197,111 @@ export interface components {
             shipments_registered?: number;
             /** @description true for a redelivered message: nothing was changed. */
             duplicate: boolean;
+        };
+        /**
+         * WooCommerceOrder
+         * @description WooCommerce's REST v3 order, as its order.updated webhook delivers it.
+         */
+        WooCommerceOrder: {
+            id: number;
+            number?: string;
+            status: string;
+            currency?: string;
+            date_created_gmt: string;
+            total?: string;
+            total_tax?: string;
+            shipping_total?: string;
+            discount_total?: string;
+            billing?: {
+                first_name?: string;
+                last_name?: string;
+                address_1?: string;
+                address_2?: string;
+                city?: string;
+                state?: string;
+                postcode?: string;
+                country?: string;
+                email?: string;
+                phone?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            shipping?: {
+                first_name?: string;
+                last_name?: string;
+                address_1?: string;
+                address_2?: string;
+                city?: string;
+                state?: string;
+                postcode?: string;
+                country?: string;
+                email?: string;
+                phone?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            line_items: ({
+                id: number;
+                name: string;
+                product_id?: number;
+                variation_id?: number;
+                quantity: number;
+                subtotal: string;
+                sku?: string | null;
+                meta_data?: ({
+                    key: string;
+                    value?: unknown;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            })[];
+            fee_lines?: ({
+                name: string;
+                total: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            meta_data?: ({
+                key: string;
+                value?: unknown;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * WooCommerceDelivery
+         * @description An order (order.updated), {"id": N} (order.deleted), or the form-encoded ping webhook_id=N.
+         */
+        WooCommerceDelivery: {
+            id: number;
+        } | {
+            webhook_id: string;
+        } | components["schemas"]["WooCommerceOrder"];
+        /**
+         * WooCommerceAcknowledgement
+         * @example {
+         *       "received": true,
+         *       "topic": "order.updated",
+         *       "mode": "live",
+         *       "action": "created",
+         *       "order_id": "1234"
+         *     }
+         */
+        WooCommerceAcknowledgement: {
+            /** @enum {boolean} */
+            received: true;
+            topic: string;
+            /** @enum {string} */
+            mode: "live" | "test";
+            /** @enum {string} */
+            action: "created" | "updated" | "cancelled" | "ignored" | "validated" | "pong";
+            order_id?: string;
+            /** @description Why nothing was done, for action ignored. */
+            reason?: string;
         };
         /**
          * OrderPlacedMessage
@@ -1395,7 +1734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OrderConflict"];
                 };
             };
             /** @description payload_too_large: the body is over 1 MiB. */
@@ -2325,6 +2664,21 @@ export interface operations {
                     "application/json": components["schemas"]["ShipmentResponse"];
                 };
             };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShipmentResponse"];
+                };
+            };
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
@@ -2366,6 +2720,21 @@ export interface operations {
             };
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the object already exists, or its state forbids the change. */
+            409: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
@@ -2459,6 +2828,21 @@ export interface operations {
                     "application/json": components["schemas"]["ShipmentResponse"];
                 };
             };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShipmentResponse"];
+                };
+            };
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
             400: {
                 headers: {
@@ -2500,6 +2884,21 @@ export interface operations {
             };
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the object already exists, or its state forbids the change. */
+            409: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
@@ -3312,6 +3711,762 @@ export interface operations {
             };
         };
     };
+    "routeCompatibility.getOrder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "routeCompatibility.updateOrder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_order_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OrderUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the object already exists, or its state forbids the change. */
+            409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself. */
+            422: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "routeCompatibility.createOrder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the object already exists, or its state forbids the change. */
+            409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderConflict"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself. */
+            422: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "routeCompatibility.quote": {
+        parameters: {
+            query: {
+                /** @description Insurable cart value in major units. */
+                subtotal: string;
+                currency?: "USD";
+                /** @description Sent by the Magento 1 extension; not used. */
+                taxes?: string;
+                /** @description Sent by the Magento 1 extension; not used. */
+                selected_insurance?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteQuote"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "routeCompatibility.merchants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteMerchant"][];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "routeCompatibility.merchant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteMerchant"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "tracking.easyPostWebhook": {
         parameters: {
             query?: never;
@@ -3427,6 +4582,109 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookAcknowledgement"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the object already exists, or its state forbids the change. */
+            409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "woocommerce.receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WooCommerceDelivery"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WooCommerceAcknowledgement"];
                 };
             };
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
