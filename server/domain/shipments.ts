@@ -11,6 +11,7 @@ import { detectCarrier, normalizeCourierId } from './carriers.js';
 import { hasOpenClaim } from './claims.js';
 import { AppError } from './errors.js';
 import { lockExistingOrderRow } from './order-lock.js';
+import type { WholeBody } from './orders/index.js';
 import type { DeliveryStatus, PollScheduler, TrackingCheckpoint, TrackingProvider, TrackingReport } from './tracking.js';
 
 export type ShipmentInput = z.output<typeof ShipmentRequest>;
@@ -107,11 +108,16 @@ export interface ResolvedCourier {
  */
 export function resolveCourier(input: { courier_id?: string | null | undefined; tracking_number: string }, now: Date): ResolvedCourier {
   const sent = input.courier_id ?? '';
-  const named = sent.trim() === '' ? null : normalizeCourierId(sent);
+  const named = namedCourier(sent);
   if (named !== null) return { courier: named, message: null };
   const courier = detectCarrier(input.tracking_number) ?? UNKNOWN_COURIER;
   if (sent.trim() === '') return { courier, message: null };
   return { courier, message: unknownCourierIdMessage(sent, courier, now) };
+}
+
+/** The carrier a courier_id names; null for an empty one or a name we do not know (both read as omitted). */
+function namedCourier(sent: string): string | null {
+  return sent.trim() === '' ? null : normalizeCourierId(sent);
 }
 
 function unknownCourierIdMessage(sent: string, courier: string, now: Date): MerchantMessage {
@@ -337,7 +343,7 @@ export async function updateShipment(
     });
     if (errors.length > 0) throw new AppError('invalid_request', 'Only courier_id can change on a shipment.', errors);
     const sent = update.courier_id ?? '';
-    const courier = sent.trim() === '' ? null : normalizeCourierId(sent);
+    const courier = namedCourier(sent);
     if (courier === null) {
       // Treated as omitted: the carrier stays; a name we do not know is noted for the merchant.
       if (sent.trim() === '') return toShipmentRecord(current);
@@ -364,23 +370,26 @@ export async function updateShipment(
 }
 
 /**
- * Update-or-create (Route's PrestaShop module, as for orders: server/domain/orders/upsert-order.ts):
- * updates the shipment, or registers it from `whole` when the store has no shipment with that
- * number and the body is a whole shipment. Only stores with the route client profile get it.
+ * The update route's command (as for orders, server/domain/orders/upsert-order.ts): the documented
+ * update, or, for a route-profile store (Route's PrestaShop module), update-or-create: the whole
+ * body registers the shipment when the store has none with that number.
  */
-export async function upsertShipment(
+export async function updateShipmentAsProfileAllows(
   db: Database,
   tracking: ShipmentTracking,
   scope: StoreScope,
   trackingNumber: string,
   update: ShipmentUpdate,
-  whole: { input: ShipmentInput } | { problems: FieldError[] },
+  readWhole: () => WholeBody<ShipmentInput>,
   now: Date,
 ): Promise<{ shipment: ShipmentRecord; created: boolean }> {
+  let whole: WholeBody<ShipmentInput>;
   try {
     return { shipment: await updateShipment(db, tracking, scope, trackingNumber, update, now), created: false };
   } catch (error) {
-    if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
+    // Only route-profile stores create here; for every other store this is the documented update (404).
+    if (!(error instanceof AppError) || error.code !== 'not_found' || scope.store.clientProfile !== 'route') throw error;
+    whole = readWhole();
     if ('problems' in whole) {
       throw new AppError('not_found', `No shipment with tracking number "${trackingNumber}" in this store, and the body is not a whole shipment that could create it.`, whole.problems);
     }

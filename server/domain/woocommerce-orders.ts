@@ -45,6 +45,25 @@ export function matchingSigner(signers: readonly WooCommerceSigner[], signatureM
   return found;
 }
 
+/** Statuses that book an order, and that cancel it, when the plugin stamped none on the order. */
+const DEFAULT_PROTECTED_STATUSES = ['processing', 'completed'];
+const DEFAULT_CANCEL_STATUSES = ['cancelled', 'refunded'];
+
+/**
+ * What an order's WooCommerce status asks for: the statuses the plugin stamped on the order
+ * (_routeapp_included_order_statuses, _routeapp_cancel_order_statuses) when it did, else
+ * processing and completed book it, cancelled and refunded cancel it, and any other status
+ * (pending, on-hold, failed) does neither.
+ */
+export function wooCommerceStatusAction(
+  status: string,
+  stamped: { protectedStatuses?: readonly string[] | undefined; cancelStatuses?: readonly string[] | undefined },
+): 'book' | 'cancel' | 'ignore' {
+  if ((stamped.cancelStatuses ?? DEFAULT_CANCEL_STATUSES).includes(status)) return 'cancel';
+  if ((stamped.protectedStatuses ?? DEFAULT_PROTECTED_STATUSES).includes(status)) return 'book';
+  return 'ignore';
+}
+
 /** What a delivered order asks for, once read. */
 export type WooCommerceOrderEvent =
   | { kind: 'upsert'; sourceOrderId: string; whole: { input: OrderCreateInput } | { problems: AppError['fieldErrors'] }; patch: OrderUpdateInput }
@@ -89,6 +108,7 @@ export async function applyWooCommerceEvent(db: Database, scope: StoreScope, eve
   // A cancelled order stays cancelled: a later delivery of it (a note added, a status moved back)
   // changes nothing, where an update would refuse to re-price it.
   if (existing?.status === 'cancelled') return { action: 'ignored', orderId, reason: 'the order is cancelled' };
-  const { created } = await upsertOrder(db, scope, orderId, event.patch, event.whole, now);
+  const { whole } = event;
+  const { created } = await upsertOrder(db, scope, orderId, event.patch, () => whole, now);
   return { action: created ? 'created' : 'updated', orderId };
 }

@@ -30,7 +30,7 @@ function declaredCharset(req: Request): string | null {
 }
 
 /** WooCommerce's ping: a form body (webhook_id=N), on the one route whose policy takes it. */
-function isFormPing(req: Request): boolean {
+export function isFormPing(req: Request): boolean {
   return routePolicy(req)?.body === 'json_or_form_ping' && req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
 }
 

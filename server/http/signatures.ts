@@ -10,6 +10,7 @@ import { AppError } from '../domain/errors.js';
 import { findPlatform } from '../domain/platforms.js';
 import { matchingSigner, wooCommerceSigners } from '../domain/woocommerce-orders.js';
 import { verifyEasyPostWebhook } from '../tracking/easypost.js';
+import { isFormPing } from './body.js';
 import { routePolicy } from './route-policy.js';
 import './request-types.js';
 
@@ -39,7 +40,7 @@ export function authenticateSignature(deps: { db: Database; clock: Clock; easyPo
         .then((found) => {
           if (!found) throw new AppError('not_found', `No store "${merchantId}".`);
           // The ping is sent unsigned and changes nothing: it only needs a 200.
-          if (req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded') {
+          if (isFormPing(req)) {
             req.scope = { store: found.store, mode: 'live', actor: { kind: 'platform', platform: 'woocommerce' } };
             return next();
           }

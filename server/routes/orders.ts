@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { ordersContract } from '../../contract/index.js';
-import { cancelOrder, getOrder, OrderExistsError, updateOrder } from '../domain/orders/index.js';
+import type { StoreScope } from '../domain/actor.js';
+import { cancelOrder, getOrder, OrderExistsError, updateOrder, type OrderCreateInput } from '../domain/orders/index.js';
 import { toOrderConflict, toOrderResponse } from '../wire/orders.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
@@ -8,19 +9,22 @@ import { commandsFor } from '../domain/sandbox.js';
 
 const s = initServer();
 
-export const ordersRouter = ({ db, clock, metrics }: AppDeps) =>
-  s.router(ordersContract, {
-    create: async ({ body, req }) => {
-      const scope = scopeOf(req);
-      try {
-        const order = await commandsFor(scope.mode).createOrder(db, scope, body, clock.now());
-        if (scope.mode === 'live') metrics.premiumBooked(order.paidToInsureCents);
-        return { status: 201, body: toOrderResponse(order) };
-      } catch (error) {
-        if (error instanceof OrderExistsError) return { status: 409, body: toOrderConflict(error) };
-        throw error;
-      }
-    },
+/** Order create, for /v2/orders and Route's /v1/orders: 201 with the order, or 409 with the one that landed. */
+export async function answerOrderCreate({ db, clock, metrics }: AppDeps, scope: StoreScope, body: OrderCreateInput) {
+  try {
+    const order = await commandsFor(scope.mode).createOrder(db, scope, body, clock.now());
+    if (scope.mode === 'live') metrics.premiumBooked(order.paidToInsureCents);
+    return { status: 201 as const, body: toOrderResponse(order) };
+  } catch (error) {
+    if (error instanceof OrderExistsError) return { status: 409 as const, body: toOrderConflict(error) };
+    throw error;
+  }
+}
+
+export const ordersRouter = (deps: AppDeps) => {
+  const { db, clock } = deps;
+  return s.router(ordersContract, {
+    create: async ({ body, req }) => answerOrderCreate(deps, scopeOf(req), body),
     get: async ({ params, req }) => {
       const order = await getOrder(db, scopeOf(req), params.source_order_id);
       return { status: 200, body: toOrderResponse(order) };
@@ -38,3 +42,4 @@ export const ordersRouter = ({ db, clock, metrics }: AppDeps) =>
       return { status: 200, body: toOrderResponse(order) };
     },
   });
+};

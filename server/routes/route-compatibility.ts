@@ -1,16 +1,15 @@
 // Route's v1 routes (docs/route-compatibility.md), on the domain code of the documented routes.
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
-import { centsToMajorNumber, fieldErrorsFromIssues, MAX_AMOUNT_CENTS, OrderRequest, routeCompatibilityContract, type RouteMerchant } from '../../contract/index.js';
-import type { StoreScope } from '../domain/actor.js';
+import { centsToMajorNumber, MAX_AMOUNT_CENTS, routeCompatibilityContract, type RouteMerchant } from '../../contract/index.js';
 import { AppError } from '../domain/errors.js';
-import { getOrder, OrderExistsError, updateOrder, upsertOrder, type OrderUpdateInput } from '../domain/orders/index.js';
+import { getOrder, updateOrderAsProfileAllows } from '../domain/orders/index.js';
 import { priceCoverage } from '../domain/pricing.js';
-import { commandsFor } from '../domain/sandbox.js';
 import type { StoreContext } from '../domain/stores.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
-import { toOrderConflict, toOrderResponse } from '../wire/orders.js';
+import { toOrderResponse, wholeOrderFrom } from '../wire/orders.js';
+import { answerOrderCreate } from './orders.js';
 
 const s = initServer();
 
@@ -30,31 +29,17 @@ function toRouteMerchant(store: StoreContext): z.input<typeof RouteMerchant> {
   };
 }
 
-export const routeCompatibilityRouter = ({ db, clock, metrics }: AppDeps) => {
-  /** An order update; for a route-profile store, the whole order the body may be creates a missing one. */
-  const update = async (scope: StoreScope, sourceOrderId: string, patch: OrderUpdateInput, raw: unknown) => {
-    if (scope.store.clientProfile !== 'route') return { status: 200 as const, body: toOrderResponse(await updateOrder(db, scope, sourceOrderId, patch, clock.now())) };
-    const parsed = OrderRequest.safeParse({ ...(typeof raw === 'object' ? raw : {}), source_order_id: sourceOrderId });
-    const whole = parsed.success ? { input: parsed.data } : { problems: fieldErrorsFromIssues(parsed.error.issues) };
-    const { order, created } = await upsertOrder(db, scope, sourceOrderId, patch, whole, clock.now());
-    if (created) metrics.premiumBooked(order.paidToInsureCents);
-    return { status: created ? (201 as const) : (200 as const), body: toOrderResponse(order) };
-  };
-
+export const routeCompatibilityRouter = (deps: AppDeps) => {
+  const { db, clock, metrics } = deps;
   return s.router(routeCompatibilityContract, {
     getOrder: async ({ params, req }) => ({ status: 200, body: toOrderResponse(await getOrder(db, scopeOf(req), params.source_order_id)) }),
-    createOrder: async ({ body, req }) => {
-      const scope = scopeOf(req);
-      try {
-        const order = await commandsFor(scope.mode).createOrder(db, scope, body, clock.now());
-        if (scope.mode === 'live') metrics.premiumBooked(order.paidToInsureCents);
-        return { status: 201, body: toOrderResponse(order) };
-      } catch (error) {
-        if (error instanceof OrderExistsError) return { status: 409, body: toOrderConflict(error) };
-        throw error;
-      }
+    createOrder: async ({ body, req }) => answerOrderCreate(deps, scopeOf(req), body),
+    updateOrder: async ({ params, body, req }) => {
+      const id = params.source_order_id;
+      const { order, created } = await updateOrderAsProfileAllows(db, scopeOf(req), id, body, () => wholeOrderFrom(req.body, id), clock.now());
+      if (created) metrics.premiumBooked(order.paidToInsureCents);
+      return { status: created ? 201 : 200, body: toOrderResponse(order) };
     },
-    updateOrder: async ({ params, body, req }) => update(scopeOf(req), params.source_order_id, body, req.body),
     quote: async ({ query, req }) => {
       const { store } = scopeOf(req);
       const { premiumCents } = priceCoverage(query.subtotal, store.pricing);

@@ -1,7 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { fieldErrorsFromIssues, ShipmentRequest, shipmentsContract, type ShipmentResponse } from '../../contract/index.js';
-import { cancelShipment, getShipment, updateShipment, upsertShipment, type ShipmentRecord, type ShipmentUpdate } from '../domain/shipments.js';
+import { cancelShipment, getShipment, updateShipmentAsProfileAllows, type ShipmentInput, type ShipmentRecord, type ShipmentUpdate } from '../domain/shipments.js';
+import type { WholeBody } from '../domain/orders/index.js';
 import type { StoreScope } from '../domain/actor.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
@@ -34,15 +35,15 @@ export function toShipmentResponse(shipment: ShipmentRecord): z.input<typeof Shi
   };
 }
 
+/** An update's body read as a whole shipment for `trackingNumber` (the path names it), or why it is not one. */
+function wholeShipmentFrom(body: unknown, trackingNumber: string): WholeBody<ShipmentInput> {
+  const parsed = ShipmentRequest.safeParse({ ...(typeof body === 'object' ? body : {}), tracking_number: trackingNumber });
+  return parsed.success ? { input: parsed.data } : { problems: fieldErrorsFromIssues(parsed.error.issues) };
+}
+
 export const shipmentsRouter = ({ db, clock, tracking }: AppDeps) => {
-  /** An update; for a route-profile store, the whole shipment the body may be creates a missing one. */
   const update = async (scope: StoreScope, trackingNumber: string, body: ShipmentUpdate, raw: unknown) => {
-    if (scope.store.clientProfile !== 'route') {
-      return { status: 200 as const, body: toShipmentResponse(await updateShipment(db, tracking, scope, trackingNumber, body, clock.now())) };
-    }
-    const parsed = ShipmentRequest.safeParse({ ...(typeof raw === 'object' ? raw : {}), tracking_number: trackingNumber });
-    const whole = parsed.success ? { input: parsed.data } : { problems: fieldErrorsFromIssues(parsed.error.issues) };
-    const { shipment, created } = await upsertShipment(db, tracking, scope, trackingNumber, body, whole, clock.now());
+    const { shipment, created } = await updateShipmentAsProfileAllows(db, tracking, scope, trackingNumber, body, () => wholeShipmentFrom(raw, trackingNumber), clock.now());
     return { status: created ? (201 as const) : (200 as const), body: toShipmentResponse(shipment) };
   };
   return s.router(shipmentsContract, {

@@ -1,7 +1,7 @@
 // An order as the wire carries it: the order answer, and the 409 of a create that already landed.
 import type { z } from 'zod';
-import { centsToMajorNumber, type OrderConflictResponse, type OrderResponse } from '../../contract/index.js';
-import type { OrderExistsError, OrderRecord } from '../domain/orders/index.js';
+import { centsToMajorNumber, fieldErrorsFromIssues, OrderRequest, type OrderConflictResponse, type OrderResponse } from '../../contract/index.js';
+import type { OrderCreateInput, OrderExistsError, OrderRecord, WholeBody } from '../domain/orders/index.js';
 
 const money = (cents: number) => centsToMajorNumber(cents);
 const optionalMoney = (cents: number | null) => (cents === null ? null : centsToMajorNumber(cents));
@@ -65,4 +65,10 @@ export function toOrderConflict(error: OrderExistsError): z.input<typeof OrderCo
     insured_status: order.insuranceSelected ? 'insured_selected' : 'not_selected',
     paid_to_insure: money(order.paidToInsureCents),
   };
+}
+
+/** An update's body read as a whole order for `sourceOrderId` (the path names it), or why it is not one. */
+export function wholeOrderFrom(body: unknown, sourceOrderId: string): WholeBody<OrderCreateInput> {
+  const parsed = OrderRequest.safeParse({ ...(typeof body === 'object' ? body : {}), source_order_id: sourceOrderId });
+  return parsed.success ? { input: parsed.data } : { problems: fieldErrorsFromIssues(parsed.error.issues) };
 }

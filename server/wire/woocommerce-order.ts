@@ -4,29 +4,25 @@ import type { z } from 'zod';
 import { fieldErrorsFromIssues, majorTextToCents, OrderRequest, QUOTE_AMOUNT_PATTERN, type WooCommerceOrder } from '../../contract/index.js';
 import { readRouteAmount } from '../../contract/client-profile.js';
 import { findProtectionLine } from '../domain/protection-line.js';
-import type { WooCommerceOrderEvent } from '../domain/woocommerce-orders.js';
+import { wooCommerceStatusAction, type WooCommerceOrderEvent } from '../domain/woocommerce-orders.js';
 
 type WooOrder = z.output<typeof WooCommerceOrder>;
 type WooLine = WooOrder['line_items'][number];
-
-/** Statuses that book an order, and that cancel it, when the plugin stamped none on the order. */
-const DEFAULT_PROTECTED_STATUSES = ['processing', 'completed'];
-const DEFAULT_CANCEL_STATUSES = ['cancelled', 'refunded'];
 
 function metaValue(entries: ReadonlyArray<{ key: string; value?: unknown }> | undefined, key: string): unknown {
   return entries?.find((entry) => entry.key === key)?.value;
 }
 
 /** The plugin stamps its status lists on each order as JSON text: ["wc-processing","wc-completed"]. */
-function stampedStatuses(order: WooOrder, key: string, fallback: string[]): string[] {
+function stampedStatuses(order: WooOrder, key: string): string[] | undefined {
   const value = metaValue(order.meta_data, key);
-  if (typeof value !== 'string') return fallback;
+  if (typeof value !== 'string') return undefined;
   try {
     const parsed: unknown = JSON.parse(value);
-    if (!Array.isArray(parsed) || !parsed.every((status) => typeof status === 'string')) return fallback;
+    if (!Array.isArray(parsed) || !parsed.every((status) => typeof status === 'string')) return undefined;
     return parsed.map((status: string) => status.replace(/^wc-/, ''));
   } catch {
-    return fallback;
+    return undefined;
   }
 }
 
@@ -116,11 +112,17 @@ function orderRequestBody(order: WooOrder, protectedByFee: boolean): Record<stri
 export function wooCommerceOrderEvent(order: WooOrder, declaredSkus: readonly string[]): WooCommerceOrderEvent {
   const sourceOrderId = String(order.id);
   const status = order.status.replace(/^wc-/, '');
-  if (stampedStatuses(order, '_routeapp_cancel_order_statuses', DEFAULT_CANCEL_STATUSES).includes(status)) {
-    return { kind: 'cancel', sourceOrderId, reason: `the order is ${status}` };
-  }
-  if (!stampedStatuses(order, '_routeapp_included_order_statuses', DEFAULT_PROTECTED_STATUSES).includes(status)) {
-    return { kind: 'ignore', sourceOrderId, reason: `status ${status} neither books nor cancels an order` };
+  const stamped = {
+    protectedStatuses: stampedStatuses(order, '_routeapp_included_order_statuses'),
+    cancelStatuses: stampedStatuses(order, '_routeapp_cancel_order_statuses'),
+  };
+  switch (wooCommerceStatusAction(status, stamped)) {
+    case 'cancel':
+      return { kind: 'cancel', sourceOrderId, reason: `the order is ${status}` };
+    case 'ignore':
+      return { kind: 'ignore', sourceOrderId, reason: `status ${status} neither books nor cancels an order` };
+    case 'book':
+      break;
   }
   const fees = (order.fee_lines ?? []).map((fee) => ({ title: fee.name }));
   const body = orderRequestBody(order, findProtectionLine(fees, declaredSkus) !== -1);

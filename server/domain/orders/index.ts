@@ -5,4 +5,4 @@ export { getOrder } from './get-order.js';
 export { lineItemRows, type OrderCreateInput, type OrderPricing, type OrderRecord, type OrderUpdateInput } from './order-record.js';
 export { priceNewOrder, priceWithoutQuote, pricingColumns, pricingRequestOf, type PricingRequest } from './price-order.js';
 export { updateOrder } from './update-order.js';
-export { upsertOrder } from './upsert-order.js';
+export { updateOrderAsProfileAllows, upsertOrder, type WholeBody } from './upsert-order.js';
