@@ -83,7 +83,8 @@ const orderId = '$response.body#/source_order_id';
 /**
  * How the integration's steps follow each other, by the operation whose success answer they read:
  * quote -> order (quote_id), order -> its reads, changes, shipments and claims (source_order_id),
- * shipment -> its reads, changes and claims (tracking_number), claim -> its read (id).
+ * shipment -> its reads, changes and claims (tracking_number), claim -> its read (id), and the same
+ * for Route's v1 order routes and merchant list.
  */
 const LINKS: Record<string, Record<string, Link>> = {
   'quotes.create': {
@@ -92,6 +93,7 @@ const LINKS: Record<string, Record<string, Link>> = {
   'orders.create': {
     ReadOrder: { operationId: 'orders.get', description: 'Read the order back.', parameters: { source_order_id: orderId } },
     UpdateOrder: { operationId: 'orders.updatePatch', description: 'Send what changed.', parameters: { source_order_id: orderId } },
+    ReplaceOrder: { operationId: 'orders.update', description: 'Send the order again, changed.', parameters: { source_order_id: orderId } },
     CancelOrder: { operationId: 'orders.cancel', description: 'Cancel the order.', parameters: { source_order_id: orderId } },
     CreateShipment: { operationId: 'shipments.create', description: 'Register a tracking number of the order.', requestBody: { source_order_id: orderId } },
     FileClaim: { operationId: 'claims.create', description: 'File a claim on the order.', requestBody: { source_order_id: orderId } },
@@ -102,6 +104,13 @@ const LINKS: Record<string, Record<string, Link>> = {
     UpdateShipment: { operationId: 'shipments.updatePatch', description: 'Correct the carrier.', parameters: { tracking_number: '$response.body#/tracking_number' } },
     CancelShipment: { operationId: 'shipments.cancel', description: 'Cancel the shipment.', parameters: { tracking_number: '$response.body#/tracking_number' } },
     FileClaimOnShipment: { operationId: 'claims.create', description: 'File a claim about this shipment.', requestBody: { tracking_number: '$response.body#/tracking_number' } },
+  },
+  'routeCompatibility.createOrder': {
+    ReadOrder: { operationId: 'routeCompatibility.getOrder', description: 'Read the order back (v1).', parameters: { source_order_id: orderId } },
+    UpdateOrder: { operationId: 'routeCompatibility.updateOrder', description: 'Send what changed (v1).', parameters: { source_order_id: orderId } },
+  },
+  'routeCompatibility.merchants': {
+    ReadMerchant: { operationId: 'routeCompatibility.merchant', description: 'Read the merchant back by its id.', parameters: { merchant_id: '$response.body#/0/id' } },
   },
   'claims.create': {
     ReadClaim: { operationId: 'claims.get', description: 'Read the claim back.', parameters: { id: '$response.body#/id' } },
@@ -258,8 +267,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           response.headers = responseHeaders(auth, status);
         }
         const links = LINKS[`${operationIdOf(route)}`];
-        const created = op.responses?.['201'] as (ResponseLike & { links?: Record<string, Link> }) | undefined;
-        if (links !== undefined && created !== undefined) created.links = links;
+        // On the answer that creates or lists what the links read: 201, else 200.
+        const success = (op.responses?.['201'] ?? op.responses?.['200']) as (ResponseLike & { links?: Record<string, Link> }) | undefined;
+        if (links !== undefined && success !== undefined) success.links = links;
         // A body is required unless an empty one is valid (an update with nothing to change).
         if (op.requestBody && 'body' in route && isZodType(route.body)) op.requestBody.required = !route.body.safeParse({}).success;
         if (auth === 'api_key') op.security = [{ tokenHeader: [] }, { bearerAuth: [] }];

@@ -222,7 +222,7 @@ export const OrderConflictResponse = extendApi(
   },
 );
 
-const SourceOrderIdParams = z.object({ source_order_id: text(255) });
+const SourceOrderIdParams = z.object({ source_order_id: extendApi(text(255), { example: '1001' }) });
 
 const updateRoute = {
   path: '/v2/orders/:source_order_id',

@@ -16,7 +16,7 @@ const c = initContract();
 export const ROUTE_COMPATIBILITY_TAG = 'route-compatibility';
 const routeTag = { tag: ROUTE_COMPATIBILITY_TAG } as const;
 
-const SourceOrderIdParams = z.object({ source_order_id: text(255) });
+const SourceOrderIdParams = z.object({ source_order_id: extendApi(text(255), { example: '1001' }) });
 
 /** An amount in a query string, as PHP's http_build_query writes it ("25.88", "25.0000"): exact, at most two decimals once trailing zeros go. */
 const QueryAmount = z
@@ -143,6 +143,27 @@ export const WooCommercePing = z.object({ webhook_id: string(40) }).strict();
 export const WooCommerceDelivery = extendApi(z.union([WooCommerceDeletedOrder, WooCommercePing, WooCommerceOrder]), {
   title: 'WooCommerceDelivery',
   description: 'An order (order.updated), {"id": N} (order.deleted), or the form-encoded ping webhook_id=N.',
+  example: {
+    id: 1234,
+    number: '1234',
+    status: 'processing',
+    currency: 'USD',
+    date_created_gmt: '2026-11-20T10:00:00',
+    total: '45.98',
+    shipping_total: '5.00',
+    shipping: { first_name: 'Jane', last_name: 'Doe', address_1: '969 Market St', city: 'San Francisco', state: 'CA', postcode: '94103', country: 'US' },
+    billing: { first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com' },
+    line_items: [{ id: 315, name: 'Logo Tee - Black, M', product_id: 22, quantity: 2, subtotal: '40.00', sku: 'TEE-BLK-M' }],
+    fee_lines: [{ name: 'Route Shipping Protection', total: '0.98' }],
+  },
+});
+
+/** The delivery's topic, which WooCommerce names in a header. */
+export const WooCommerceHeaders = z.object({
+  'x-wc-webhook-topic': extendApi(string(100, z.string()).optional(), {
+    description: 'order.updated (also order.created, order.restored) or order.deleted. Without it, a body without line_items is read as order.deleted.',
+    example: 'order.updated',
+  }),
 });
 
 export const WooCommerceAcknowledgement = extendApi(
@@ -214,7 +235,7 @@ export const routeCompatibilityContract = c.router({
   merchant: {
     method: 'GET',
     path: '/v1/merchants/:merchant_id',
-    pathParams: z.object({ merchant_id: text(255) }),
+    pathParams: z.object({ merchant_id: extendApi(text(255), { example: 'acme-shop' }) }),
     responses: { 200: RouteMerchant, ...pickErrors(400, 401, 403, 404, 429, 500) },
     metadata: { ...keyRoute('other', 'simulate'), ...routeTag },
     summary: "The key's store, as a Route merchant",
@@ -226,7 +247,8 @@ export const wooCommerceContract = c.router({
   receive: {
     method: 'POST',
     path: '/webhooks/:merchant_id',
-    pathParams: z.object({ merchant_id: text(255) }),
+    pathParams: z.object({ merchant_id: extendApi(text(255), { example: '0b6d4e8a-3f1c-4c52-9a7e-5d2f8c1e6b90' }) }),
+    headers: WooCommerceHeaders,
     body: WooCommerceDelivery,
     responses: { 200: WooCommerceAcknowledgement, ...pickErrors(400, 401, 404, 409, 413, 500) },
     metadata: { ...wooCommerceSignedRoute, ...routeTag },

@@ -92,7 +92,7 @@ export const ShipmentResponse = extendApi(
   { title: 'ShipmentResponse' },
 );
 
-const TrackingNumberParams = z.object({ tracking_number: TrackingNumber });
+const TrackingNumberParams = z.object({ tracking_number: extendApi(TrackingNumber, { example: '1Z999AA10123456784' }) });
 export const ShipmentUpdateRequest = extendApi(
   z
     .object({
@@ -105,7 +105,7 @@ export const ShipmentUpdateRequest = extendApi(
       line_items: ShipmentLineItems.describe('An echo of the stored value, accepted when unchanged.'),
     })
     .strict('only courier_id can be changed; correct a tracking number by cancelling and creating a new shipment'),
-  { title: 'ShipmentUpdateRequest' },
+  { title: 'ShipmentUpdateRequest', example: { courier_id: 'fedex' } },
 );
 
 const updateRoute = {

@@ -178,7 +178,7 @@ export const webhooksContract = c.router({
   receive: {
     method: 'POST',
     path: '/api/webhooks/:platform_slug',
-    pathParams: z.object({ platform_slug: text(100) }),
+    pathParams: z.object({ platform_slug: extendApi(text(100), { example: 'shopify' }) }),
     body: WebhookMessage,
     responses: { 200: WebhookAcknowledgement, ...pickErrors(400, 401, 404, 409, 413, 500) },
     metadata: platformSignedRoute,

@@ -834,6 +834,7 @@ export interface components {
          *     }
          */
         ShipmentRequest: {
+            /** @example 1Z999AA10123456784 */
             tracking_number: string;
             /** @description The order must already exist. */
             source_order_id: string;
@@ -893,11 +894,19 @@ export interface components {
             /** Format: date-time */
             cancelled_on: string | null;
         };
-        /** ShipmentUpdateRequest */
+        /**
+         * ShipmentUpdateRequest
+         * @example {
+         *       "courier_id": "fedex"
+         *     }
+         */
         ShipmentUpdateRequest: {
             /** @description The new carrier. An unknown, empty or null value leaves the carrier as it is; a merchant message records a name we do not know. */
             courier_id: string | null;
-            /** @description An echo of the stored value, accepted when unchanged. */
+            /**
+             * @description An echo of the stored value, accepted when unchanged.
+             * @example 1Z999AA10123456784
+             */
             tracking_number?: string;
             /** @description An echo of the stored value, accepted when unchanged. */
             source_order_id?: string;
@@ -921,7 +930,10 @@ export interface components {
          */
         ClaimRequest: {
             source_order_id: string;
-            /** @description A shipment of that order, when the claim is about one shipment. */
+            /**
+             * @description A shipment of that order, when the claim is about one shipment.
+             * @example 1Z999AA10123456784
+             */
             tracking_number?: string;
             /** @enum {string} */
             reason: "lost" | "damaged" | "stolen" | "missing_items" | "wrong_address" | "other";
@@ -1275,6 +1287,45 @@ export interface components {
         /**
          * WooCommerceDelivery
          * @description An order (order.updated), {"id": N} (order.deleted), or the form-encoded ping webhook_id=N.
+         * @example {
+         *       "id": 1234,
+         *       "number": "1234",
+         *       "status": "processing",
+         *       "currency": "USD",
+         *       "date_created_gmt": "2026-11-20T10:00:00",
+         *       "total": "45.98",
+         *       "shipping_total": "5.00",
+         *       "shipping": {
+         *         "first_name": "Jane",
+         *         "last_name": "Doe",
+         *         "address_1": "969 Market St",
+         *         "city": "San Francisco",
+         *         "state": "CA",
+         *         "postcode": "94103",
+         *         "country": "US"
+         *       },
+         *       "billing": {
+         *         "first_name": "Jane",
+         *         "last_name": "Doe",
+         *         "email": "jane@example.com"
+         *       },
+         *       "line_items": [
+         *         {
+         *           "id": 315,
+         *           "name": "Logo Tee - Black, M",
+         *           "product_id": 22,
+         *           "quantity": 2,
+         *           "subtotal": "40.00",
+         *           "sku": "TEE-BLK-M"
+         *         }
+         *       ],
+         *       "fee_lines": [
+         *         {
+         *           "name": "Route Shipping Protection",
+         *           "total": "0.98"
+         *         }
+         *       ]
+         *     }
          */
         WooCommerceDelivery: {
             id: number;
@@ -1437,6 +1488,7 @@ export interface components {
                 /** @description Idempotency key: a redelivery is acknowledged as a duplicate. */
                 id: string;
                 shipments: {
+                    /** @example 1Z999AA10123456784 */
                     tracking_number: string;
                     courier_id?: string;
                 }[];
@@ -4662,7 +4714,9 @@ export interface operations {
     "woocommerce.receive": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "x-wc-webhook-topic"?: string;
+            };
             path: {
                 merchant_id: string;
             };
