@@ -80,12 +80,17 @@ export function documentLinks(operations: DocumentOperation[]): DocumentLink[] {
   return links;
 }
 
-/** The example of an operation's JSON request body, when it has one. */
-function requestExample(document: OpenAPIV3.Document, operation: DocumentOperation): Record<string, unknown> | null {
+/** The schema of an operation's JSON request body, its component resolved. */
+export function requestBodySchema(document: OpenAPIV3.Document, operation: DocumentOperation): OpenAPIV3.SchemaObject | undefined {
   const body = operation.operation.requestBody as OpenAPIV3.RequestBodyObject | undefined;
   let schema = body?.content['application/json']?.schema;
   if (schema && '$ref' in schema) schema = document.components?.schemas?.[schema.$ref.split('/').pop()!];
-  const example: unknown = schema && !('$ref' in schema) ? schema.example : undefined;
+  return schema && !('$ref' in schema) ? schema : undefined;
+}
+
+/** The example of an operation's JSON request body, when it has one. */
+function requestExample(document: OpenAPIV3.Document, operation: DocumentOperation): Record<string, unknown> | null {
+  const example: unknown = requestBodySchema(document, operation)?.example;
   return example !== null && typeof example === 'object' && !Array.isArray(example) ? (example as Record<string, unknown>) : null;
 }
 
