@@ -78,7 +78,7 @@ export const addressesContract = c.router({
     method: 'POST',
     path: '/v2/addresses/verify',
     body: AddressVerificationRequest,
-    responses: { 200: AddressVerificationResponse, ...pickErrors(400, 401, 403, 413, 429, 500) },
+    responses: { 200: AddressVerificationResponse, ...pickErrors(400, 401, 403, 409, 413, 422, 429, 500) },
     metadata: keyRoute('addresses', 'simulate'),
     summary: 'Verify an address',
     description:

@@ -49,9 +49,9 @@ export const errorDescriptions = {
   401: 'unauthorized: missing, malformed, revoked or unknown key.',
   403: 'forbidden: a valid key that cannot be used here (not scoped to a store).',
   404: "not_found: no such object in the key's store, or a read, update or cancel with a test key.",
-  409: 'conflict: the object already exists, or its state forbids the change.',
+  409: 'conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After).',
   413: 'payload_too_large: the body is over 1 MiB.',
-  422: 'unprocessable: a duplicate id within the request itself.',
+  422: 'unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request.',
   429: 'rate_limited: retry with exponential backoff.',
   500: 'internal_error: service fault; safe to retry.',
 } as const;

@@ -4,7 +4,7 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import { contract } from './index.js';
 import { ROUTE_COMPATIBILITY_TAG } from './route-compatibility.js';
-import { policyOf, type RouteAuth } from './policy.js';
+import { acceptsIdempotencyKey, policyOf, type RouteAuth } from './policy.js';
 import { errorDescriptions, type ErrorStatus } from './errors.js';
 
 interface ResponseLike {
@@ -14,6 +14,7 @@ interface ResponseLike {
 
 interface OperationLike {
   responses?: Record<string, ResponseLike>;
+  parameters?: unknown[];
   requestBody?: { required?: boolean };
   security?: Array<Record<string, string[]>>;
   [key: string]: unknown;
@@ -49,15 +50,35 @@ const HEADERS = {
   'RateLimit-Remaining': { description: 'Requests left in that window.', schema: { type: 'integer', minimum: 0 } },
   'RateLimit-Reset': { description: 'Seconds until that window resets.', schema: { type: 'integer', minimum: 0 } },
   'Retry-After': {
-    description: 'Seconds to wait before retrying: on 429, and on 500 while the database is away for a moment.',
+    description:
+      'Seconds to wait before retrying: on 429, on 500 while the database is away for a moment, and on 409 while an earlier ' +
+      'request with the same Idempotency-Key still runs.',
     schema: { type: 'integer', minimum: 1 },
   },
+  'Idempotent-Replayed': {
+    description: 'true when this answer is the stored answer of an earlier request with the same Idempotency-Key (nothing ran again).',
+    schema: { type: 'string', enum: ['true'] },
+  },
+} as const;
+
+/** The request header of every POST and PATCH of the merchant API (contract/policy.ts, acceptsIdempotencyKey). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with ' +
+    'the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key ' +
+    'with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. ' +
+    'Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  example: '5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90',
 } as const;
 
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
 /** The headers a response of an operation carries, by its authentication and its status. */
-function responseHeaders(auth: RouteAuth | undefined, status: string): Record<string, { $ref: string }> {
+function responseHeaders(auth: RouteAuth | undefined, status: string, idempotent: boolean): Record<string, { $ref: string }> {
   const headers: Record<string, { $ref: string }> = {
     'X-Service-Mode': headerRef('X-Service-Mode'),
     'X-Legacy-Mode': headerRef('X-Legacy-Mode'),
@@ -67,7 +88,8 @@ function responseHeaders(auth: RouteAuth | undefined, status: string): Record<st
   if (auth === 'api_key' && status !== '401' && status !== '403') {
     for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const) headers[name] = headerRef(name);
   }
-  if (status === '429' || status === '500') headers['Retry-After'] = headerRef('Retry-After');
+  if (status === '429' || status === '500' || (idempotent && status === '409')) headers['Retry-After'] = headerRef('Retry-After');
+  if (idempotent && status.startsWith('2')) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
   return headers;
 }
 
@@ -262,10 +284,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       operationMapper: (operation, route) => {
         const op = operation as OperationLike;
         const auth = routeAuth(route);
+        const idempotent = acceptsIdempotencyKey(route);
         for (const [status, response] of Object.entries(op.responses ?? {})) {
           response.description = errorDescriptions[Number(status) as ErrorStatus] ?? successDescriptions[status] ?? status;
-          response.headers = responseHeaders(auth, status);
+          response.headers = responseHeaders(auth, status, idempotent);
         }
+        if (idempotent) op.parameters = [...(op.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
         const links = LINKS[`${operationIdOf(route)}`];
         // On the answer that creates or lists what the links read: 201, else 200.
         const success = (op.responses?.['201'] ?? op.responses?.['200']) as (ResponseLike & { links?: Record<string, Link> }) | undefined;

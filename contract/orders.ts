@@ -269,7 +269,7 @@ export const ordersContract = c.router({
     path: '/v1/orders/:source_order_id/cancel',
     pathParams: SourceOrderIdParams,
     body: c.noBody(),
-    responses: { 200: OrderResponse, ...pickErrors(400, 401, 403, 404, 409, 429, 500) },
+    responses: { 200: OrderResponse, ...pickErrors(400, 401, 403, 404, 409, 422, 429, 500) },
     metadata: keyRoute('orders', 'not_found'),
     summary: 'Cancel an order',
     description:

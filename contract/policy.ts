@@ -56,3 +56,11 @@ export function policyOf(metadata: unknown): RoutePolicy | undefined {
   const policy = metadata as Partial<RoutePolicy> | undefined;
   return policy?.auth === undefined || policy.rateLimit === undefined || policy.body === undefined ? undefined : (policy as RoutePolicy);
 }
+
+/**
+ * Whether a route takes an Idempotency-Key header (README, Idempotency): every POST and PATCH of
+ * the merchant API, whose answer a retry could otherwise not tell from a second request.
+ */
+export function acceptsIdempotencyKey(route: { method: string; metadata?: unknown }): boolean {
+  return policyOf(route.metadata)?.auth === 'api_key' && (route.method === 'POST' || route.method === 'PATCH');
+}

@@ -70,7 +70,7 @@ export const quotesContract = c.router({
     method: 'POST',
     path: '/v2/quotes',
     body: QuoteRequest,
-    responses: { 201: QuoteResponse, ...pickErrors(400, 401, 403, 404, 413, 429, 500) },
+    responses: { 201: QuoteResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 422, 429, 500) },
     metadata: keyRoute('quotes', 'simulate'),
     summary: 'Create a quote',
     description:

@@ -112,7 +112,7 @@ const updateRoute = {
   path: '/v1/shipments/:tracking_number',
   pathParams: TrackingNumberParams,
   body: ShipmentUpdateRequest,
-  responses: { 200: ShipmentResponse, 201: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 429, 500) },
+  responses: { 200: ShipmentResponse, 201: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 422, 429, 500) },
   metadata: keyRoute('orders', 'not_found'),
   description:
     'Only courier_id can change; the new carrier is used from the next poll. Clients that send the whole shipment ' +
@@ -127,7 +127,7 @@ export const shipmentsContract = c.router({
     method: 'POST',
     path: '/v1/shipments',
     body: ShipmentRequest,
-    responses: { 201: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 429, 500) },
+    responses: { 201: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 413, 422, 429, 500) },
     metadata: keyRoute('orders', 'simulate'),
     summary: 'Create a shipment',
     description:
@@ -153,7 +153,7 @@ export const shipmentsContract = c.router({
     path: '/v1/shipments/:tracking_number/cancel',
     pathParams: TrackingNumberParams,
     body: c.noBody(),
-    responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 429, 500) },
+    responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 422, 429, 500) },
     metadata: keyRoute('orders', 'not_found'),
     summary: 'Cancel a shipment',
     description:

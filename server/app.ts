@@ -25,6 +25,7 @@ import { billingRouter } from './routes/billing.js';
 import { routeCompatibilityRouter } from './routes/route-compatibility.js';
 import { wooCommerceRouter } from './routes/woocommerce.js';
 import { readClientProfileBody } from './http/client-profile.js';
+import { idempotencyKeys } from './http/idempotency.js';
 
 const s = initServer();
 
@@ -56,7 +57,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(docsPage());
 
   // One router per surface, each with the middleware its policy needs. The merchant API: the key,
-  // the limits, the body's bytes, then the JSON and the validation. Callbacks: the body's bytes,
+  // the limits, the body's bytes, the JSON, the idempotency key, then the validation. Callbacks: the body's bytes,
   // the signature on those bytes, then the JSON. Nothing walks a body whose sender is not
   // authenticated; every key request counts against the limits.
   const merchantApi = s.router(
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps): express.Express {
       ...(deps.rateLimiting ? [deps.rateLimiting.middleware] : []),
       readRawBody,
       parseJsonBody,
+      idempotencyKeys(deps),
       readClientProfileBody,
     ],
     requestValidationErrorHandler,

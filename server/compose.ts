@@ -14,6 +14,7 @@ import type { Clock } from './domain/clock.js';
 import type { TrackingProvider } from './domain/tracking.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createRateLimiting, type RateLimiting, type RateLimitSettings } from './http/rate-limit.js';
+import { startIdempotencySweep } from './jobs/idempotency-sweep.js';
 import { startTrackingJobs, type TrackingJobs } from './jobs/tracking-jobs.js';
 
 export interface ServiceOptions {
@@ -70,6 +71,7 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
     work: options.tracking.workers,
     ...(options.tracking.workerPollingSeconds === undefined ? {} : { workerPollingSeconds: options.tracking.workerPollingSeconds }),
   });
+  const sweep = options.tracking.workers ? startIdempotencySweep({ db, clock: options.clock, logger: options.logger }) : undefined;
   const apiKeys = await startApiKeyCache(options.databaseUrl, { onDisconnect: options.onKeyNotificationsLost });
   const metrics = createMetrics(db, { processMetrics: options.metrics.processMetrics });
   const rateLimiting = options.rateLimits === null ? undefined : createRateLimiting(options.databaseUrl, options.rateLimits, metrics);
@@ -95,7 +97,10 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
     metrics,
     rateLimiting,
     stopSteps: () => [
-      { name: 'jobs', run: () => jobs.stop() },
+      { name: 'jobs', run: async () => {
+        sweep?.stop();
+        await jobs.stop();
+      } },
       { name: 'rate_limits', run: async () => rateLimiting?.close() },
       { name: 'api_key_cache', run: () => apiKeys.stop() },
       { name: 'database', run: () => db.$disconnect() },

@@ -13,6 +13,7 @@ interface Operation {
   operationId?: string;
   security?: Array<Record<string, string[]>>;
   requestBody?: { required?: boolean };
+  parameters?: Array<{ name: string; in: string }>;
   responses: Record<string, { description: string; headers?: Record<string, { $ref: string }>; content?: Record<string, { schema: { $ref?: string } }> }>;
 }
 type Document = {
@@ -115,8 +116,12 @@ describe('openapi.json', () => {
         const where = `${method} ${path} ${status}`;
         const names = Object.keys(response.headers ?? {});
         expect(names, where).toEqual(expect.arrayContaining(['X-Service-Mode', 'X-Legacy-Mode', 'X-Request-Id']));
-        expect(names.includes('Retry-After'), where).toBe(status === '429' || status === '500');
         const keyRoute = operation.security?.some((scheme) => 'tokenHeader' in scheme) ?? false;
+        const takesIdempotencyKey = keyRoute && (method === 'post' || method === 'patch');
+        expect(names.includes('Retry-After'), where).toBe(status === '429' || status === '500' || (takesIdempotencyKey && status === '409'));
+        expect(names.includes('Idempotent-Replayed'), where).toBe(takesIdempotencyKey && status.startsWith('2'));
+        const idempotencyKey = (operation.parameters ?? []).find((parameter) => parameter.name === 'Idempotency-Key' && parameter.in === 'header');
+        expect(idempotencyKey !== undefined, where).toBe(takesIdempotencyKey);
         expect(names.includes('RateLimit-Remaining'), where).toBe(keyRoute && status !== '401' && status !== '403');
         for (const header of Object.values(response.headers ?? {})) {
           expect(document.components.headers[header.$ref.replace('#/components/headers/', '')], where).toBeDefined();

@@ -151,6 +151,13 @@ export function portmanConfig(document: OpenAPIV3.Document): PortmanConfig {
     });
   }
 
+  // A new Idempotency-Key for every request sent: a key shared by a request and its fuzzed
+  // variations would rightly answer them 422 (the same key, another request).
+  for (const operation of operations) {
+    const takesKey = (operation.operation.parameters ?? []).some((parameter) => 'name' in parameter && parameter.name === 'Idempotency-Key');
+    if (takesKey) overwrites.push({ openApiOperationId: operation.id, overwriteRequestHeaders: [{ key: 'Idempotency-Key', value: '{{$guid}}' }] });
+  }
+
   // Two operations that create what their links read back by the same field (Route's v1 order
   // create beside the v2 one) would collide on their shared example: each gets its own value.
   const readBack = new Map<string, string[]>();

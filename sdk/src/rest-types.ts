@@ -1567,8 +1567,10 @@ export interface components {
         "RateLimit-Remaining": number;
         /** @description Seconds until that window resets. */
         "RateLimit-Reset": number;
-        /** @description Seconds to wait before retrying: on 429, and on 500 while the database is away for a moment. */
+        /** @description Seconds to wait before retrying: on 429, on 500 while the database is away for a moment, and on 409 while an earlier request with the same Idempotency-Key still runs. */
         "Retry-After": number;
+        /** @description true when this answer is the stored answer of an earlier request with the same Idempotency-Key (nothing ran again). */
+        "Idempotent-Replayed": "true";
     };
     pathItems: never;
 }
@@ -1577,7 +1579,13 @@ export interface operations {
     "quotes.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1597,6 +1605,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1657,8 +1666,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
+            409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
@@ -1709,7 +1749,13 @@ export interface operations {
     "orders.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1729,6 +1775,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1774,7 +1821,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the object already exists, or its state forbids the change. */
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
             409: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -1783,6 +1830,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1804,7 +1852,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself. */
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -1970,7 +2018,13 @@ export interface operations {
     "orders.update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 source_order_id: string;
             };
@@ -1992,6 +2046,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2052,7 +2107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the object already exists, or its state forbids the change. */
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
             409: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -2061,6 +2116,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2082,7 +2138,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself. */
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -2134,7 +2190,13 @@ export interface operations {
     "orders.updatePatch": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 source_order_id: string;
             };
@@ -2156,6 +2218,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2216,7 +2279,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the object already exists, or its state forbids the change. */
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
             409: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -2225,6 +2288,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2246,7 +2310,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself. */
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -2298,7 +2362,13 @@ export interface operations {
     "orders.cancel": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 source_order_id: string;
             };
@@ -2315,6 +2385,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2375,8 +2446,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the object already exists, or its state forbids the change. */
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
             409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
@@ -2427,7 +2514,13 @@ export interface operations {
     "shipments.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2447,6 +2540,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2507,8 +2601,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the object already exists, or its state forbids the change. */
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
             409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
@@ -2522,8 +2632,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payload_too_large: the body is over 1 MiB. */
-            413: {
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
@@ -2688,7 +2798,13 @@ export interface operations {
     "shipments.update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 tracking_number: string;
             };
@@ -2710,6 +2826,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2725,6 +2842,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2785,8 +2903,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the object already exists, or its state forbids the change. */
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
             409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
@@ -2800,8 +2934,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payload_too_large: the body is over 1 MiB. */
-            413: {
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
@@ -2852,7 +2986,13 @@ export interface operations {
     "shipments.updatePatch": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 tracking_number: string;
             };
@@ -2874,6 +3014,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2889,6 +3030,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2949,8 +3091,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the object already exists, or its state forbids the change. */
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
             409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
@@ -2964,8 +3122,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payload_too_large: the body is over 1 MiB. */
-            413: {
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
@@ -3016,7 +3174,13 @@ export interface operations {
     "shipments.cancel": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 tracking_number: string;
             };
@@ -3033,6 +3197,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3093,8 +3258,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the object already exists, or its state forbids the change. */
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
             409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
@@ -3259,7 +3440,13 @@ export interface operations {
     "claims.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3279,6 +3466,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3339,7 +3527,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the object already exists, or its state forbids the change. */
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
             409: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -3348,6 +3536,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3369,7 +3558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself. */
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -3535,7 +3724,13 @@ export interface operations {
     "addresses.verify": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3555,6 +3750,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3600,8 +3796,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
+            409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description payload_too_large: the body is over 1 MiB. */
             413: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
@@ -3880,7 +4107,13 @@ export interface operations {
     "routeCompatibility.updateOrder": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 source_order_id: string;
             };
@@ -3902,6 +4135,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3917,6 +4151,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3977,7 +4212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the object already exists, or its state forbids the change. */
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
             409: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -3986,6 +4221,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4007,7 +4243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself. */
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -4059,7 +4295,13 @@ export interface operations {
     "routeCompatibility.createOrder": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4079,6 +4321,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4124,7 +4367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the object already exists, or its state forbids the change. */
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
             409: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -4133,6 +4376,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4154,7 +4398,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself. */
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -4672,7 +4916,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the object already exists, or its state forbids the change. */
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
             409: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -4777,7 +5021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the object already exists, or its state forbids the change. */
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
             409: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];

@@ -1,0 +1,83 @@
+// Idempotency-Key on the merchant API (README, Idempotency; the rules are server/domain/idempotency.ts).
+// Runs after the key and the body's bytes are known, before validation: a request that fails
+// validation gives its key back like any other 4xx.
+import type { RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { acceptsIdempotencyKey } from '../../contract/policy.js';
+import type { Database, Prisma } from '../db/client.js';
+import type { Clock } from '../domain/clock.js';
+import { AppError } from '../domain/errors.js';
+import {
+  claimIdempotencyKey,
+  IDEMPOTENCY_KEY_HEADER,
+  idempotencyKeyProblem,
+  idempotencyRequestHash,
+  IN_PROGRESS_RETRY_AFTER_SECONDS,
+  recordIdempotentAnswer,
+  releaseIdempotencyKey,
+  type IdempotencyClaim,
+} from '../domain/idempotency.js';
+import { setModeHeaders } from './request-context.js';
+import './request-types.js';
+
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+
+export function idempotencyKeys(deps: { db: Database; clock: Clock; logger: Logger }): RequestHandler {
+  return (req, res, next) => {
+    const route = req.tsRestRoute;
+    const key = req.get(IDEMPOTENCY_KEY_HEADER);
+    if (route === undefined || !acceptsIdempotencyKey(route) || key === undefined) return next();
+    const problem = idempotencyKeyProblem(key);
+    if (problem !== null) return next(new AppError('invalid_request', `The ${IDEMPOTENCY_KEY_HEADER} header ${problem}.`, [{ field: IDEMPOTENCY_KEY_HEADER, message: problem }]));
+    const scope = req.scope;
+    // Test keys store nothing, keys included: the header is accepted and each request runs.
+    if (scope === undefined || scope.mode === 'test') return next();
+
+    const request = { storeId: scope.store.id, key, requestHash: idempotencyRequestHash(req.method, req.originalUrl, req.rawBody ?? new Uint8Array()) };
+    claimIdempotencyKey(deps.db, request, deps.clock.now()).then((outcome) => {
+      switch (outcome.kind) {
+        case 'run':
+          keepTheAnswer(res, outcome.claim, deps);
+          return next();
+        case 'replay':
+          setModeHeaders(res, scope.mode);
+          res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+          res.status(outcome.status).json(outcome.body);
+          return undefined;
+        case 'in_progress':
+          res.setHeader('Retry-After', String(IN_PROGRESS_RETRY_AFTER_SECONDS));
+          return next(new AppError('conflict', `A request with ${IDEMPOTENCY_KEY_HEADER} "${key}" is still being processed; retry it in a moment.`));
+        case 'different_request':
+          return next(
+            new AppError('unprocessable', `${IDEMPOTENCY_KEY_HEADER} "${key}" was used with a different request in the last 24 hours; use a new key for a new request.`, [
+              { field: IDEMPOTENCY_KEY_HEADER, message: 'was used with a different request' },
+            ]),
+          );
+      }
+    }, next);
+  };
+}
+
+/**
+ * Records the run's answer before it is sent, when it is a success, or gives the key back
+ * otherwise. Should recording fail (the database went away), the answer is still sent: the key then
+ * stays running until it is taken over, and the retry meets the API's own duplicate rules (409).
+ */
+function keepTheAnswer(res: Response, claim: IdempotencyClaim, deps: { db: Database; logger: Logger }): void {
+  const send = res.json.bind(res);
+  res.json = (body: unknown) => {
+    res.json = send;
+    const status = res.statusCode;
+    const settle = status >= 200 && status < 300 && body !== undefined
+      ? recordIdempotentAnswer(deps.db, claim, status, body as Prisma.InputJsonValue)
+      : releaseIdempotencyKey(deps.db, claim);
+    settle.then(
+      () => send(body),
+      (error: unknown) => {
+        deps.logger.warn({ request_id: res.req.requestId, kind: 'idempotency_record_failed', error_name: error instanceof Error ? error.name : typeof error }, 'idempotency key not settled');
+        send(body);
+      },
+    );
+    return res;
+  };
+}
