@@ -10,11 +10,11 @@ const c = initContract();
 
 const AddressToVerify = extendApi(
   z.object({
-    street_address1: string(200).optional(),
-    street_address2: string(200).nullable().optional(),
-    city: string(100).nullable().optional(),
+    street_address1: string(200, z.string(), { description: 'First street line: number and street. Required.' }).optional(),
+    street_address2: string(200, z.string(), { description: 'Second street line: apartment, suite, unit.' }).nullable().optional(),
+    city: string(100, z.string(), { description: 'City; required unless zip is sent.' }).nullable().optional(),
     province: string(100).nullable().optional().describe('State name or two-letter abbreviation.'),
-    zip: string(20).nullable().optional(),
+    zip: string(20, z.string(), { description: 'ZIP or ZIP+4; without it, city and province are required.' }).nullable().optional(),
     country_code: string(60).optional().describe('US, or omitted. Any other value answers unknown without checking.'),
   }),
   { title: 'AddressToVerify' },
@@ -50,25 +50,34 @@ export const AddressVerificationRequest = extendApi(
 
 export const AddressVerificationResponse = extendApi(
   z.object({
-    verdict: z.enum(['deliverable', 'corrected', 'unit_required', 'undeliverable', 'unknown']),
+    verdict: z
+      .enum(['deliverable', 'corrected', 'unit_required', 'undeliverable', 'unknown'])
+      .describe(
+        'deliverable and corrected: ship (to `address`); unit_required and undeliverable: hold; unknown: the check could not be made, ship.',
+      ),
     deliverable: z.boolean().nullable().describe('Null if and only if verdict is unknown. Test it with === false, not by truthiness.'),
     reason: z.string().describe('Stable code, e.g. secondary_missing.'),
     message: z.string().describe('Plain words; safe to show a support agent.'),
     address: z
       .object({
-        street_address1: z.string(),
-        street_address2: z.string().nullable(),
+        street_address1: z.string().describe('First street line, standardised.'),
+        street_address2: z.string().nullable().describe('Second street line, or null.'),
         city: z.string(),
-        province: z.string(),
-        zip: z.string(),
-        zip4: z.string().nullable(),
+        province: z.string().describe('Two-letter state code.'),
+        zip: z.string().describe('Five-digit ZIP.'),
+        zip4: z.string().nullable().describe('The ZIP+4 add-on, or null.'),
         country_code: z.literal('US'),
       })
-      .nullable(),
-    changes: z.array(z.enum(['street', 'city', 'state', 'zip', 'secondary'])),
-    flags: z.array(
-      z.enum(['vacant', 'mail_receiving_agency', 'no_mail_service', 'no_street_delivery', 'po_box', 'military', 'general_delivery']),
-    ),
+      .nullable()
+      .describe('The address standardised, to ship to; null when it could not be confirmed.'),
+    changes: z
+      .array(z.enum(['street', 'city', 'state', 'zip', 'secondary']))
+      .describe('What standardisation changed from the address sent; empty when nothing did.'),
+    flags: z
+      .array(
+        z.enum(['vacant', 'mail_receiving_agency', 'no_mail_service', 'no_street_delivery', 'po_box', 'military', 'general_delivery']),
+      )
+      .describe('Facts about the delivery point worth knowing, e.g. po_box.'),
   }),
   { title: 'AddressVerificationResponse' },
 );

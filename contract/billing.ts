@@ -16,7 +16,7 @@ export const BillingMonth = z
   .string({ required_error: 'is required', invalid_type_error: 'must be a month such as 2026-11' })
   .regex(BILLING_MONTH_PATTERN, 'must be a month as YYYY-MM from 0001-01 to 9999-12, e.g. 2026-11');
 
-const count = z.number().int().min(0);
+const count = z.number().int().min(0).describe('How many ledger entries.');
 
 export const BillingCreditWeek = extendApi(
   z.object({
@@ -32,15 +32,19 @@ export const BillingStatement = extendApi(
   z.object({
     merchant_id: z.string().describe('Store id.'),
     month: z.string().describe('The month, as requested (YYYY-MM, UTC).'),
-    currency: z.literal('USD'),
+    currency: z.literal('USD').describe('Always USD.'),
     premiums: z
-      .object({ count, total: RestAmountOut })
+      .object({ count, total: RestAmountOut.describe('Sum of the bookings, in major units.') })
       .describe('Bookings whose effective date (the order\'s source_created_on) falls in the month.'),
     repricings: z
-      .object({ count, total: RestAmountOut })
+      .object({ count, total: RestAmountOut.describe('Sum of the re-pricings, signed, in major units.') })
       .describe("The month's re-pricing entries (dated to the update), signed: a downward re-pricing is negative."),
     credits: z
-      .object({ count, total: RestAmountOut, weeks: z.array(BillingCreditWeek) })
+      .object({
+        count,
+        total: RestAmountOut.describe('Sum of the reversals, as a positive number, in major units.'),
+        weeks: z.array(BillingCreditWeek).describe('The reversals by ISO week, oldest first.'),
+      })
       .describe(
         "The month's reversals (refunds, dated to the refund), total as a positive number, grouped by ISO week, " +
           'oldest first. A week that spans two months lists only its entries inside this month.',

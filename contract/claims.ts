@@ -15,16 +15,27 @@ export const CLAIM_STATUSES = ['open', 'in_review', 'approved', 'denied', 'paid'
 
 const ClaimItem = z.object({
   source_id: text(255, 'source_id of a line item of the order.'),
-  quantity: z.number({ invalid_type_error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000'),
+  quantity: z
+    .number({ invalid_type_error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(1_000_000, 'must be at most 1000000')
+    .describe('Units claimed, at most the quantity ordered.'),
 });
 
 export const ClaimRequest = extendApi(
   z.object({
-    source_order_id: text(255),
+    source_order_id: text(255, 'The protected order claimed on.'),
     tracking_number: TrackingNumber.optional().describe('A shipment of that order, when the claim is about one shipment.'),
-    reason: z.enum(CLAIM_REASONS, { errorMap: () => ({ message: `must be one of ${CLAIM_REASONS.join(', ')}` }) }),
-    description: string(5000).optional(),
-    items: z.array(ClaimItem).max(1000, 'must have at most 1000 items').optional(),
+    reason: z
+      .enum(CLAIM_REASONS, { errorMap: () => ({ message: `must be one of ${CLAIM_REASONS.join(', ')}` }) })
+      .describe('What went wrong.'),
+    description: string(5000, z.string(), { description: 'What happened, in free text.' }).optional(),
+    items: z
+      .array(ClaimItem)
+      .max(1000, 'must have at most 1000 items')
+      .optional()
+      .describe('The line items claimed, when not the whole order.'),
   }),
   {
     title: 'ClaimRequest',
@@ -35,21 +46,30 @@ export const ClaimRequest = extendApi(
 export const ClaimResponse = extendApi(
   z.object({
     id: z.string().describe('Claim id (test-key claims start with test_).'),
-    merchant_id: z.string(),
-    source_order_id: z.string(),
-    tracking_number: z.string().nullable(),
-    reason: z.enum(CLAIM_REASONS),
-    description: z.string().nullable(),
-    items: z.array(z.object({ source_id: z.string(), quantity: z.number().int() })),
+    merchant_id: z.string().describe('Store id.'),
+    source_order_id: z.string().describe('The order claimed on.'),
+    tracking_number: z.string().nullable().describe('The shipment claimed on (normalised), or null for the whole order.'),
+    reason: z.enum(CLAIM_REASONS).describe('What went wrong.'),
+    description: z.string().nullable().describe('What happened, as sent, or null.'),
+    items: z
+      .array(
+        z.object({
+          source_id: z.string().describe('A line item of the order.'),
+          quantity: z.number().int().describe('Units claimed.'),
+        }),
+      )
+      .describe('The line items claimed; empty for the whole order.'),
     status: z.enum(CLAIM_STATUSES).describe('open until denied, paid or closed.'),
-    created_on: DateTime,
-    updated_on: DateTime,
-    resolved_on: DateTime.nullable(),
+    created_on: DateTime.describe('When the claim was filed.'),
+    updated_on: DateTime.describe('When it last changed.'),
+    resolved_on: DateTime.nullable().describe('When it was denied, paid or closed, or null.'),
   }),
   { title: 'ClaimResponse' },
 );
 
-export const ClaimList = extendApi(z.object({ data: z.array(ClaimResponse) }), { title: 'ClaimList' });
+export const ClaimList = extendApi(z.object({ data: z.array(ClaimResponse).describe('Every claim of the order, oldest first.') }), {
+  title: 'ClaimList',
+});
 
 export const claimsContract = c.router({
   create: {

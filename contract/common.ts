@@ -82,12 +82,15 @@ export const DateTime = markDateTime(
 
 export const Address = adaptForRoute(extendApi(
   z.object({
-    street_address1: text(200),
-    street_address2: string(200).nullable().optional(),
-    city: text(100),
-    province: string(100).optional(),
-    zip: string(20).optional(),
-    country_code: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US'),
+    street_address1: text(200, 'First street line: number and street.'),
+    street_address2: string(200, z.string(), { description: 'Second street line: apartment, suite, unit.' }).nullable().optional(),
+    city: text(100, 'City or town.'),
+    province: string(100, z.string(), { description: 'State, province or region; for the US the two-letter code, e.g. CA.' }).optional(),
+    zip: string(20, z.string(), { description: 'Postal code; for the US five digits, or ZIP+4.' }).optional(),
+    country_code: z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US')
+      .describe('ISO 3166-1 alpha-2 country code in capitals, e.g. US.'),
   }),
   {
     title: 'Address',

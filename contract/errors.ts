@@ -19,7 +19,7 @@ export type ErrorCode = z.infer<typeof ErrorCode>;
 
 export const FieldError = z.object({
   field: z.string().describe('Path of the bad field from the body root, e.g. line_items[0].price.'),
-  message: z.string(),
+  message: z.string().describe('What is wrong with it, in plain words.'),
 });
 export type FieldError = z.infer<typeof FieldError>;
 

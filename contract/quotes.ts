@@ -15,14 +15,14 @@ export const QuoteRequest = extendApi(
       covered: z.object({
         amount: QuoteAmount.describe('Insurable cart value in major units, excluding digital and non-shippable items.'),
         currency: Currency.optional().describe('ISO 4217; USD only. Default USD.'),
-      }),
+      }).describe('The value protection covers.'),
       cart_ref: string(255).optional().describe("Caller's cart identifier, echoed back."),
       cart_items: z
         .array(z.record(z.unknown()), { invalid_type_error: 'must be an array of objects' })
         .max(500, 'must have at most 500 items')
         .optional()
         .describe('Recorded for dispute resolution only; never re-summed: cart.covered.amount is authoritative.'),
-    }),
+    }).describe('The cart to price.'),
     merchant_id: string(255)
       .optional()
       .describe("Redundant with the key. If sent and it names another store (by id or slug), the answer is 404."),
@@ -36,19 +36,26 @@ export const QuoteRequest = extendApi(
 export const QuoteResponse = extendApi(
   z.object({
     id: z.string().describe('Quote id (UUID; test-key quotes start with test_). Pass it later as quote_id.'),
-    premium: z.object({
-      currency: z.literal('USD'),
-      amount: z.string().describe('Premium in major units, e.g. "1.88".'),
-    }),
-    covered: z.object({ currency: z.literal('USD'), amount: z.string() }).describe('The covered amount the premium was priced on.'),
+    premium: z
+      .object({
+        currency: z.literal('USD').describe('Always USD.'),
+        amount: z.string().describe('Premium in major units, e.g. "1.88".'),
+      })
+      .describe('What protection costs the shopper: show it at checkout.'),
+    covered: z
+      .object({
+        currency: z.literal('USD').describe('Always USD.'),
+        amount: z.string().describe('Major units with two decimals, e.g. "125.00".'),
+      })
+      .describe('The covered amount the premium was priced on.'),
     payment_responsible: z.object({
       type: z
         .enum(['customer', 'paid_by_customer'])
         .describe('Who pays the premium: customer. Stores with client_profile route are answered paid_by_customer, Route\'s word for it.'),
       ToggleState: z.boolean().optional().describe('Stores with client_profile route only: true, the protection checkbox starts ticked.'),
-    }),
-    cart_ref: z.string().nullable(),
-    created_at: DateTime,
+    }).describe('Who pays the premium.'),
+    cart_ref: z.string().nullable().describe('The cart_ref sent, or null.'),
+    created_at: DateTime.describe('When the quote was issued.'),
     expires_at: DateTime.describe('24 hours after issue; an order referencing an expired quote is priced from the configured rate.'),
   }),
   {

@@ -19,14 +19,19 @@ export const TrackingNumber = string(
 )
   .transform((value) => value.replace(/[\s-]+/g, '').toUpperCase());
 
-const SourceProductIds = z.array(text(255)).max(1000).optional();
+const SourceProductIds = z.array(text(255)).max(1000).optional().describe('Product ids this shipment carries, when it carries part of the order.');
 
 const ShipmentLineItems = z
   .array(
     z.object({
-      source_id: text(255),
-      source_product_id: string(255).optional(),
-      quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000'),
+      source_id: text(255, 'source_id of a line item of the order.'),
+      source_product_id: string(255, z.string(), { description: "Merchant's product id." }).optional(),
+      quantity: z
+        .number()
+        .int('must be a whole number')
+        .min(1, 'must be at least 1')
+        .max(1_000_000, 'must be at most 1000000')
+        .describe('Units of that line item in this shipment.'),
     }),
   )
   .max(1000)
@@ -35,7 +40,10 @@ const ShipmentLineItems = z
 
 export const ShipmentRequest = extendApi(
   z.object({
-    tracking_number: TrackingNumber,
+    // A described copy of TrackingNumber, which loses the example TrackingNumberParams gives the original.
+    tracking_number: extendApi(TrackingNumber.describe('As the carrier prints it; spaces and dashes are removed and letters upper-cased.'), {
+      example: '1Z999AA10123456784',
+    }),
     source_order_id: text(255, 'The order must already exist.'),
     courier_id: string(100, z.string(), {
       description:
@@ -56,38 +64,46 @@ export const ShipmentRequest = extendApi(
 
 export const Checkpoint = extendApi(
   z.object({
-    status: z.enum(['Active', 'Delivered', 'Exception', 'Cancelled']),
-    subtag: z.string().nullable(),
-    message: z.string(),
-    location: z.object({
-      city: z.string().nullable(),
-      state: z.string().nullable(),
-      zip: z.string().nullable(),
-      country: z.string().nullable(),
-    }),
-    occurred_at: DateTime,
-    source: z.string(),
+    status: z.enum(['Active', 'Delivered', 'Exception', 'Cancelled']).describe('Delivery status this scan reports.'),
+    subtag: z.string().nullable().describe("The carrier's finer status, or null."),
+    message: z.string().describe("The carrier's words for the scan."),
+    location: z
+      .object({
+        city: z.string().nullable(),
+        state: z.string().nullable(),
+        zip: z.string().nullable(),
+        country: z.string().nullable(),
+      })
+      .describe('Where the scan happened; any part may be null.'),
+    occurred_at: DateTime.describe('When the scan happened.'),
+    source: z.string().describe('Which tracking provider reported it.'),
   }),
   { title: 'Checkpoint' },
 );
 
 export const ShipmentResponse = extendApi(
   z.object({
-    id: z.string(),
-    merchant_id: z.string(),
+    id: z.string().describe('Shipment id (test-key shipments start with test_).'),
+    merchant_id: z.string().describe('Store id.'),
     tracking_number: z.string().describe('Normalised.'),
     courier: z.string().describe('Carrier slug.'),
-    delivery_status: z.enum(['Active', 'Delivered', 'Exception', 'Cancelled']),
-    tracking_registration_status: z.literal('registered'),
-    tracking_url: z.string().nullable(),
-    expected_delivery_date: z.string().nullable(),
+    delivery_status: z.enum(['Active', 'Delivered', 'Exception', 'Cancelled']).describe('Latest delivery status, from the carrier scans.'),
+    tracking_registration_status: z.literal('registered').describe('Always registered: the number is followed.'),
+    tracking_url: z.string().nullable().describe("The carrier's public tracking page, once known, or null."),
+    expected_delivery_date: z.string().nullable().describe("The carrier's estimated delivery date, or null."),
     checkpoints: z.array(Checkpoint).describe('Up to 100 carrier scans, oldest first; empty on create.'),
     merchant_messages: z
-      .array(z.object({ code: z.string(), message: z.string(), created_on: DateTime }))
+      .array(
+        z.object({
+          code: z.string().describe('Stable code, e.g. carrier_unknown.'),
+          message: z.string().describe('Plain words.'),
+          created_on: DateTime.describe('When it was recorded.'),
+        }),
+      )
       .describe('Notes for the merchant about this shipment, e.g. carrier_unknown. Empty on create.'),
-    created_on: DateTime,
-    updated_on: DateTime,
-    cancelled_on: DateTime.nullable(),
+    created_on: DateTime.describe('When the shipment was registered.'),
+    updated_on: DateTime.describe('When it last changed.'),
+    cancelled_on: DateTime.nullable().describe('When it was cancelled, or null.'),
   }),
   { title: 'ShipmentResponse' },
 );

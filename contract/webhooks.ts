@@ -26,35 +26,35 @@ const PositiveCents = z
 const merchant = text(100, 'Slug of the store the message is for.');
 
 export const PushedLineItem = z.object({
-  id: text(255),
+  id: text(255, "The line item's id on the platform."),
   sku: string(255).optional().describe('The protection line is recognised by SKU first (see the README).'),
-  title: text(500),
-  unit_price_cents: Cents,
-  quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000),
-  product_id: string(255).optional(),
+  title: text(500, 'Product name as the shopper saw it.'),
+  unit_price_cents: Cents.describe('Unit price in integer cents.'),
+  quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000).describe('Units ordered.'),
+  product_id: string(255, z.string(), { description: "The platform's product id." }).optional(),
 });
 
 export const OrderPlacedMessage = extendApi(
   z.object({
     merchant,
-    event: z.literal('order.placed'),
+    event: z.literal('order.placed').describe('The message type.'),
     order: z.object({
       id: text(255, 'The order id; fulfilment and refund messages refer to it. It becomes source_order_id.'),
-      number: string(255).optional(),
+      number: string(255, z.string(), { description: 'Order number the customer sees.' }).optional(),
       created_at: DateTime.describe('Placement time: the month the premium is booked in.'),
-      currency: Currency.optional(),
+      currency: Currency.optional().describe('ISO 4217; USD only. Default USD.'),
       quote_id: string(255).optional().describe('Strongly recommended: the premium is then the quoted one (cart-swap checked).'),
       protection_cents: Cents.optional().describe('Fallback premium, used only when no quote resolves.'),
       price_basis: z
         .enum(['pre_tax', 'tax_inclusive'], { errorMap: () => ({ message: 'must be pre_tax or tax_inclusive' }) })
         .optional()
         .describe('Whether unit_price_cents include sales tax; absent reads pre_tax. Tax-inclusive senders also send tax_cents.'),
-      tax_cents: Cents.optional(),
+      tax_cents: Cents.optional().describe('Sales tax in cents; needed with price_basis tax_inclusive.'),
       mode: string(20).optional().describe('test marks a sandbox order (any casing); live or absent is live.'),
       test: z.boolean().optional().describe('true marks a sandbox order, like mode test.'),
-      total_cents: Cents.optional(),
-      shipping_cents: Cents.optional(),
-      discount_cents: Cents.optional(),
+      total_cents: Cents.optional().describe('Grand total in cents; recorded.'),
+      shipping_cents: Cents.optional().describe('Shipping charged in cents; recorded.'),
+      discount_cents: Cents.optional().describe('Discounts in cents, as a positive number; recorded.'),
       customer: z
         .object({
           first_name: string(100).optional(),
@@ -62,10 +62,15 @@ export const OrderPlacedMessage = extendApi(
           email: string(254, z.string().email('must be an email address')).optional(),
           phone: string(40).optional(),
         })
-        .optional(),
+        .optional()
+        .describe('The shopper, so they can file a claim.'),
       shipping_address: Address.optional(),
-      line_items: z.array(PushedLineItem).min(1, 'must have at least one line item').max(1000),
-    }),
+      line_items: z
+        .array(PushedLineItem)
+        .min(1, 'must have at least one line item')
+        .max(1000)
+        .describe('Every line of the order, the protection line included.'),
+    }).describe('The order placed.'),
   }),
   {
     title: 'OrderPlacedMessage',
@@ -94,15 +99,24 @@ export const OrderPlacedMessage = extendApi(
 export const FulfillmentCreatedMessage = extendApi(
   z.object({
     merchant,
-    event: z.literal('fulfillment.created'),
-    order: z.object({ id: text(255) }),
+    event: z.literal('fulfillment.created').describe('The message type.'),
+    order: z.object({ id: text(255, 'The order id of its order.placed message.') }).describe('The order fulfilled.'),
     fulfillment: z.object({
       id: text(255, 'Idempotency key: a redelivery is acknowledged as a duplicate.'),
       shipments: z
-        .array(z.object({ tracking_number: TrackingNumber, courier_id: string(100).optional() }))
+        .array(
+          z.object({
+            // A described copy of TrackingNumber, which loses the example TrackingNumberParams gives the original.
+            tracking_number: extendApi(TrackingNumber.describe('As the carrier prints it; normalised like a shipment create.'), {
+              example: '1Z999AA10123456784',
+            }),
+            courier_id: string(100, z.string(), { description: 'Carrier slug or alias; detected from the number when omitted.' }).optional(),
+          }),
+        )
         .min(1, 'must have at least one shipment')
-        .max(100),
-    }),
+        .max(100)
+        .describe('The tracking numbers; each becomes a shipment of the order.'),
+    }).describe('The fulfilment.'),
   }),
   {
     title: 'FulfillmentCreatedMessage',
@@ -119,12 +133,12 @@ export const FulfillmentCreatedMessage = extendApi(
 export const RefundCreatedMessage = extendApi(
   z.object({
     merchant,
-    event: z.literal('refund.created'),
-    order: z.object({ id: text(255) }),
+    event: z.literal('refund.created').describe('The message type.'),
+    order: z.object({ id: text(255, 'The order id of its order.placed message.') }).describe('The order refunded.'),
     refund: z.object({
       id: text(255, 'Stable and unique per refund: the idempotency key. Required.'),
       amount_cents: Cents.optional().describe('Total returned to the shopper; kept for the record, not what is reversed.'),
-      note: string(2000).optional(),
+      note: string(2000, z.string(), { description: 'Free text; recorded.' }).optional(),
       created_at: DateTime.optional().describe('Recommended: the credit is dated to it (otherwise to receipt).'),
       items: z
         .array(
@@ -134,8 +148,9 @@ export const RefundCreatedMessage = extendApi(
           }),
         )
         .max(1000)
-        .optional(),
-    }),
+        .optional()
+        .describe('What was refunded, by SKU: the refunded cents of the protection line are reversed.'),
+    }).describe('The refund.'),
   }),
   {
     title: 'RefundCreatedMessage',
@@ -159,9 +174,9 @@ export type WebhookMessage = z.infer<typeof WebhookMessage>;
 
 export const WebhookAcknowledgement = extendApi(
   z.object({
-    received: z.literal(true),
-    event: z.string(),
-    mode: z.enum(['live', 'test']),
+    received: z.literal(true).describe('Always true.'),
+    event: z.string().describe('The event of the message.'),
+    mode: z.enum(['live', 'test']).describe('test for a sandbox order: nothing was booked.'),
     order_id: z.string().optional().describe('The order id of the message.'),
     premium_cents: z.number().int().optional().describe("The order's premium after this message (booked net of reversals)."),
     reversed_cents: z.number().int().optional().describe('refund.created: premium reversed by this refund.'),

@@ -423,7 +423,9 @@ export interface components {
          *     }
          */
         QuoteRequest: {
+            /** @description The cart to price. */
             cart: {
+                /** @description The value protection covers. */
                 covered: {
                     /** @description Insurable cart value in major units, excluding digital and non-shippable items. */
                     amount: string;
@@ -466,18 +468,27 @@ export interface components {
         QuoteResponse: {
             /** @description Quote id (UUID; test-key quotes start with test_). Pass it later as quote_id. */
             id: string;
+            /** @description What protection costs the shopper: show it at checkout. */
             premium: {
-                /** @enum {string} */
+                /**
+                 * @description Always USD.
+                 * @enum {string}
+                 */
                 currency: "USD";
                 /** @description Premium in major units, e.g. "1.88". */
                 amount: string;
             };
             /** @description The covered amount the premium was priced on. */
             covered: {
-                /** @enum {string} */
+                /**
+                 * @description Always USD.
+                 * @enum {string}
+                 */
                 currency: "USD";
+                /** @description Major units with two decimals, e.g. "125.00". */
                 amount: string;
             };
+            /** @description Who pays the premium. */
             payment_responsible: {
                 /**
                  * @description Who pays the premium: customer. Stores with client_profile route are answered paid_by_customer, Route's word for it.
@@ -487,8 +498,12 @@ export interface components {
                 /** @description Stores with client_profile route only: true, the protection checkbox starts ticked. */
                 ToggleState?: boolean;
             };
+            /** @description The cart_ref sent, or null. */
             cart_ref: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the quote was issued.
+             */
             created_at: string;
             /**
              * Format: date-time
@@ -525,6 +540,7 @@ export interface components {
             errors: {
                 /** @description Path of the bad field from the body root, e.g. line_items[0].price. */
                 field: string;
+                /** @description What is wrong with it, in plain words. */
                 message: string;
             }[];
         };
@@ -533,10 +549,16 @@ export interface components {
          * @description Needed so the shopper can file a claim.
          */
         CustomerDetails: {
+            /** @description Shopper's first name. */
             first_name: string;
+            /** @description Shopper's last name. */
             last_name: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description Shopper's email address.
+             */
             email: string;
+            /** @description Shopper's phone number, in any format. */
             phone?: string;
         };
         /**
@@ -552,24 +574,36 @@ export interface components {
          *     }
          */
         Address: {
+            /** @description First street line: number and street. */
             street_address1: string;
+            /** @description Second street line: apartment, suite, unit. */
             street_address2?: string | null;
+            /** @description City or town. */
             city: string;
+            /** @description State, province or region; for the US the two-letter code, e.g. CA. */
             province?: string;
+            /** @description Postal code; for the US five digits, or ZIP+4. */
             zip?: string;
+            /** @description ISO 3166-1 alpha-2 country code in capitals, e.g. US. */
             country_code: string;
         };
         /** OrderLineItem */
         OrderLineItem: {
             /** @description Unique within the order. */
             source_id: string;
+            /** @description Product name as the shopper saw it. */
             name: string;
             /** @description Pre-discount unit price. */
             price: number;
+            /** @description Units ordered, a whole number from 1. */
             quantity: number;
+            /** @description Merchant's product id. */
             source_product_id?: string;
+            /** @description Stock-keeping unit. */
             sku?: string;
+            /** @description Whether the item is covered, as the merchant sees it; recorded, not used in pricing. */
             is_insured?: boolean;
+            /** @description Product image URL, shown on claims. */
             image_url?: string;
         };
         /**
@@ -615,18 +649,27 @@ export interface components {
             source_order_number?: string;
             /** @description Aggregate value of insurable items excluding the premium itself. */
             subtotal: number;
+            /** @description Whether the shopper took protection; only then is a premium booked. */
             insurance_selected: boolean;
             /** @description From the quote response. Any string is accepted; one that does not resolve prices from the configured rate. */
             quote_id?: string;
+            /** @description Grand total the shopper paid; recorded. */
             order_total?: number;
+            /** @description Shipping charged; recorded. */
             shipping_total?: number;
+            /** @description Discounts applied, as a positive number; recorded. */
             discounts_total?: number;
+            /** @description Taxes charged; recorded. */
             taxes?: number;
-            /** @enum {string} */
+            /**
+             * @description ISO 4217; USD only. Default USD.
+             * @enum {string}
+             */
             currency?: "USD";
             customer_details: components["schemas"]["CustomerDetails"];
             shipping_details: components["schemas"]["Address"];
             billing_address?: components["schemas"]["Address"];
+            /** @description The items ordered, 1 to 1000. */
             line_items: components["schemas"]["OrderLineItem"][];
             /**
              * Format: date-time
@@ -636,13 +679,21 @@ export interface components {
         };
         /** OrderLineItemOut */
         OrderLineItemOut: {
+            /** @description The line item's id, unique within the order. */
             source_id: string;
+            /** @description Product name. */
             name: string;
+            /** @description Pre-discount unit price, in major units. */
             price: number;
+            /** @description Units ordered. */
             quantity: number;
+            /** @description Merchant's product id, or null. */
             source_product_id: string | null;
+            /** @description Stock-keeping unit, or null. */
             sku: string | null;
+            /** @description As sent, or null. */
             is_insured: boolean | null;
+            /** @description Product image URL, or null. */
             image_url: string | null;
         };
         /**
@@ -701,50 +752,89 @@ export interface components {
             merchant_id: string;
             /** @description Service-generated order number. */
             order_number: string;
+            /** @description Merchant's order id, as sent. */
             source_order_id: string;
+            /** @description Number the customer sees. */
             source_order_number: string;
-            /** @enum {string} */
+            /**
+             * @description cancelled once the order was cancelled; it is kept.
+             * @enum {string}
+             */
             status: "created" | "cancelled";
             /**
              * @description insured_selected when insurance_selected is true, else not_selected.
              * @enum {string}
              */
             insured_status: "insured_selected" | "not_selected";
+            /** @description Whether the shopper took protection. */
             insurance_selected: boolean;
-            /** @enum {string} */
+            /**
+             * @description Always USD.
+             * @enum {string}
+             */
             currency: "USD";
-            /** @enum {number} */
+            /**
+             * @description Always 1: amounts are USD.
+             * @enum {number}
+             */
             exchange_rate: 1;
+            /** @description Value of the insurable items, in major units. */
             subtotal: number;
+            /** @description The same as subtotal (USD only). */
             subtotal_usd: number;
             /** @description Subtotal capped at the store maximum; 0 when protection was not selected. */
             amount_covered: number;
+            /** @description The same as amount_covered (USD only). */
             amount_covered_usd: number;
             /** @description Premium booked, net of reversals (the sum of the order's ledger entries). */
             paid_to_insure: number;
+            /** @description The same as paid_to_insure (USD only). */
             paid_to_insure_usd: number;
+            /** @description As sent, or null. */
             order_total: number | null;
+            /** @description The same as order_total (USD only). */
             order_total_usd: number | null;
+            /** @description As sent, or null. */
             shipping_total: number | null;
+            /** @description The same as shipping_total (USD only). */
             shipping_total_usd: number | null;
+            /** @description As sent, or null. */
             discounts_total: number | null;
+            /** @description The same as discounts_total (USD only). */
             discounts_total_usd: number | null;
+            /** @description As sent, or null. */
             taxes: number | null;
+            /** @description The same as taxes (USD only). */
             taxes_usd: number | null;
+            /** @description Shopper's first name, or null when not held (see has_pii). */
             first_name: string | null;
+            /** @description Shopper's last name, or null when not held (see has_pii). */
             last_name: string | null;
             /** @description Whether personal data is held. */
             has_pii: boolean;
             /** @description Origin of the order: api for REST, else the platform slug. */
             platform_id: string;
+            /** @description The items ordered. */
             line_items: components["schemas"]["OrderLineItemOut"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Placement time, as sent; the month the premium is booked in.
+             */
             source_created_on: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the service registered the order.
+             */
             created_on: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the order last changed.
+             */
             updated_on: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was cancelled, or null.
+             */
             cancelled_on: string | null;
         };
         /**
@@ -763,31 +853,48 @@ export interface components {
             errors: {
                 /** @description Path of the bad field from the body root, e.g. line_items[0].price. */
                 field: string;
+                /** @description What is wrong with it, in plain words. */
                 message: string;
             }[];
             /** @description The existing order's service id. */
             id: string;
+            /** @description The existing order's service order number. */
             order_number: string;
-            /** @enum {string} */
+            /**
+             * @description The existing order's insured_status.
+             * @enum {string}
+             */
             insured_status: "insured_selected" | "not_selected";
             /** @description Premium booked on the existing order, net of reversals. */
             paid_to_insure: number;
         };
         /** CustomerDetailsPatch */
         CustomerDetailsPatch: {
+            /** @description Shopper's first name. */
             first_name?: string;
+            /** @description Shopper's last name. */
             last_name?: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description Shopper's email address.
+             */
             email?: string;
+            /** @description Shopper's phone number, in any format. */
             phone?: string;
         };
         /** AddressPatch */
         AddressPatch: {
+            /** @description First street line: number and street. */
             street_address1?: string;
+            /** @description Second street line: apartment, suite, unit. */
             street_address2?: string | null;
+            /** @description City or town. */
             city?: string;
+            /** @description State, province or region; for the US the two-letter code, e.g. CA. */
             province?: string;
+            /** @description Postal code; for the US five digits, or ZIP+4. */
             zip?: string;
+            /** @description ISO 3166-1 alpha-2 country code in capitals, e.g. US. */
             country_code?: string;
         };
         /**
@@ -806,23 +913,34 @@ export interface components {
          *     }
          */
         OrderUpdateRequest: {
+            /** @description Number the customer sees. */
             source_order_number?: string;
             /** @description Re-prices the premium. */
             subtotal?: number;
             /** @description Re-prices the premium. */
             insurance_selected?: boolean;
+            /** @description Grand total the shopper paid; recorded. */
             order_total?: number;
+            /** @description Shipping charged; recorded. */
             shipping_total?: number;
+            /** @description Discounts applied, as a positive number; recorded. */
             discounts_total?: number;
+            /** @description Taxes charged; recorded. */
             taxes?: number;
-            /** @enum {string} */
+            /**
+             * @description ISO 4217; USD only.
+             * @enum {string}
+             */
             currency?: "USD";
             customer_details?: components["schemas"]["CustomerDetailsPatch"];
             shipping_details?: components["schemas"]["AddressPatch"];
             billing_address?: components["schemas"]["AddressPatch"];
             /** @description When present, replaces the whole array. */
             line_items?: components["schemas"]["OrderLineItem"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Placement time; 409 if it differs from the stored one (it dated the booking).
+             */
             source_created_on?: string;
         };
         /**
@@ -834,64 +952,105 @@ export interface components {
          *     }
          */
         ShipmentRequest: {
-            /** @example 1Z999AA10123456784 */
+            /**
+             * @description As the carrier prints it; spaces and dashes are removed and letters upper-cased.
+             * @example 1Z999AA10123456784
+             */
             tracking_number: string;
             /** @description The order must already exist. */
             source_order_id: string;
             /** @description Carrier slug or a known alias (docs/carriers.md lists them, e.g. ups, usps, fedex, "UPS Ground", and the slugs of WooCommerce Shipment Tracking, ShipStation, AfterShip and EasyPost). Resolved from the tracking number when omitted; an unknown, empty or null value counts as omitted, and a merchant message records the name sent. */
             courier_id?: string | null;
+            /** @description Product ids this shipment carries, when it carries part of the order. */
             source_product_ids?: string[];
             /** @description Used when a shipment carries part of the order. */
             line_items?: {
+                /** @description source_id of a line item of the order. */
                 source_id: string;
+                /** @description Merchant's product id. */
                 source_product_id?: string;
+                /** @description Units of that line item in this shipment. */
                 quantity: number;
             }[];
         };
         /** Checkpoint */
         Checkpoint: {
-            /** @enum {string} */
+            /**
+             * @description Delivery status this scan reports.
+             * @enum {string}
+             */
             status: "Active" | "Delivered" | "Exception" | "Cancelled";
+            /** @description The carrier's finer status, or null. */
             subtag: string | null;
+            /** @description The carrier's words for the scan. */
             message: string;
+            /** @description Where the scan happened; any part may be null. */
             location: {
                 city: string | null;
                 state: string | null;
                 zip: string | null;
                 country: string | null;
             };
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the scan happened.
+             */
             occurred_at: string;
+            /** @description Which tracking provider reported it. */
             source: string;
         };
         /** ShipmentResponse */
         ShipmentResponse: {
+            /** @description Shipment id (test-key shipments start with test_). */
             id: string;
+            /** @description Store id. */
             merchant_id: string;
             /** @description Normalised. */
             tracking_number: string;
             /** @description Carrier slug. */
             courier: string;
-            /** @enum {string} */
+            /**
+             * @description Latest delivery status, from the carrier scans.
+             * @enum {string}
+             */
             delivery_status: "Active" | "Delivered" | "Exception" | "Cancelled";
-            /** @enum {string} */
+            /**
+             * @description Always registered: the number is followed.
+             * @enum {string}
+             */
             tracking_registration_status: "registered";
+            /** @description The carrier's public tracking page, once known, or null. */
             tracking_url: string | null;
+            /** @description The carrier's estimated delivery date, or null. */
             expected_delivery_date: string | null;
             /** @description Up to 100 carrier scans, oldest first; empty on create. */
             checkpoints: components["schemas"]["Checkpoint"][];
             /** @description Notes for the merchant about this shipment, e.g. carrier_unknown. Empty on create. */
             merchant_messages: {
+                /** @description Stable code, e.g. carrier_unknown. */
                 code: string;
+                /** @description Plain words. */
                 message: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When it was recorded.
+                 */
                 created_on: string;
             }[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the shipment was registered.
+             */
             created_on: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
             updated_on: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was cancelled, or null.
+             */
             cancelled_on: string | null;
         };
         /**
@@ -914,8 +1073,11 @@ export interface components {
             source_product_ids?: string[];
             /** @description An echo of the stored value, accepted when unchanged. */
             line_items?: {
+                /** @description source_id of a line item of the order. */
                 source_id: string;
+                /** @description Merchant's product id. */
                 source_product_id?: string;
+                /** @description Units of that line item in this shipment. */
                 quantity: number;
             }[];
         };
@@ -929,18 +1091,25 @@ export interface components {
          *     }
          */
         ClaimRequest: {
+            /** @description The protected order claimed on. */
             source_order_id: string;
             /**
              * @description A shipment of that order, when the claim is about one shipment.
              * @example 1Z999AA10123456784
              */
             tracking_number?: string;
-            /** @enum {string} */
+            /**
+             * @description What went wrong.
+             * @enum {string}
+             */
             reason: "lost" | "damaged" | "stolen" | "missing_items" | "wrong_address" | "other";
+            /** @description What happened, in free text. */
             description?: string;
+            /** @description The line items claimed, when not the whole order. */
             items?: {
                 /** @description source_id of a line item of the order. */
                 source_id: string;
+                /** @description Units claimed, at most the quantity ordered. */
                 quantity: number;
             }[];
         };
@@ -948,14 +1117,24 @@ export interface components {
         ClaimResponse: {
             /** @description Claim id (test-key claims start with test_). */
             id: string;
+            /** @description Store id. */
             merchant_id: string;
+            /** @description The order claimed on. */
             source_order_id: string;
+            /** @description The shipment claimed on (normalised), or null for the whole order. */
             tracking_number: string | null;
-            /** @enum {string} */
+            /**
+             * @description What went wrong.
+             * @enum {string}
+             */
             reason: "lost" | "damaged" | "stolen" | "missing_items" | "wrong_address" | "other";
+            /** @description What happened, as sent, or null. */
             description: string | null;
+            /** @description The line items claimed; empty for the whole order. */
             items: {
+                /** @description A line item of the order. */
                 source_id: string;
+                /** @description Units claimed. */
                 quantity: number;
             }[];
             /**
@@ -963,24 +1142,38 @@ export interface components {
              * @enum {string}
              */
             status: "open" | "in_review" | "approved" | "denied" | "paid" | "closed";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the claim was filed.
+             */
             created_on: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
             updated_on: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was denied, paid or closed, or null.
+             */
             resolved_on: string | null;
         };
         /** ClaimList */
         ClaimList: {
+            /** @description Every claim of the order, oldest first. */
             data: components["schemas"]["ClaimResponse"][];
         };
         /** AddressToVerify */
         AddressToVerify: {
+            /** @description First street line: number and street. Required. */
             street_address1?: string;
+            /** @description Second street line: apartment, suite, unit. */
             street_address2?: string | null;
+            /** @description City; required unless zip is sent. */
             city?: string | null;
             /** @description State name or two-letter abbreviation. */
             province?: string | null;
+            /** @description ZIP or ZIP+4; without it, city and province are required. */
             zip?: string | null;
             /** @description US, or omitted. Any other value answers unknown without checking. */
             country_code?: string;
@@ -1003,7 +1196,10 @@ export interface components {
         } | unknown | unknown;
         /** AddressVerificationResponse */
         AddressVerificationResponse: {
-            /** @enum {string} */
+            /**
+             * @description deliverable and corrected: ship (to `address`); unit_required and undeliverable: hold; unknown: the check could not be made, ship.
+             * @enum {string}
+             */
             verdict: "deliverable" | "corrected" | "unit_required" | "undeliverable" | "unknown";
             /** @description Null if and only if verdict is unknown. Test it with === false, not by truthiness. */
             deliverable: boolean | null;
@@ -1011,17 +1207,25 @@ export interface components {
             reason: string;
             /** @description Plain words; safe to show a support agent. */
             message: string;
+            /** @description The address standardised, to ship to; null when it could not be confirmed. */
             address: {
+                /** @description First street line, standardised. */
                 street_address1: string;
+                /** @description Second street line, or null. */
                 street_address2: string | null;
                 city: string;
+                /** @description Two-letter state code. */
                 province: string;
+                /** @description Five-digit ZIP. */
                 zip: string;
+                /** @description The ZIP+4 add-on, or null. */
                 zip4: string | null;
                 /** @enum {string} */
                 country_code: "US";
             } | null;
+            /** @description What standardisation changed from the address sent; empty when nothing did. */
             changes: ("street" | "city" | "state" | "zip" | "secondary")[];
+            /** @description Facts about the delivery point worth knowing, e.g. po_box. */
             flags: ("vacant" | "mail_receiving_agency" | "no_mail_service" | "no_street_delivery" | "po_box" | "military" | "general_delivery")[];
         };
         /** BillingCreditWeek */
@@ -1030,6 +1234,7 @@ export interface components {
             week: string;
             /** @description The ISO week's Monday (UTC), e.g. 2026-11-09. */
             starts_on: string;
+            /** @description How many ledger entries. */
             count: number;
             /** @description Sum of the reversals of this week that fall inside the month, as a positive number. */
             total: number;
@@ -1074,22 +1279,32 @@ export interface components {
             merchant_id: string;
             /** @description The month, as requested (YYYY-MM, UTC). */
             month: string;
-            /** @enum {string} */
+            /**
+             * @description Always USD.
+             * @enum {string}
+             */
             currency: "USD";
             /** @description Bookings whose effective date (the order's source_created_on) falls in the month. */
             premiums: {
+                /** @description How many ledger entries. */
                 count: number;
+                /** @description Sum of the bookings, in major units. */
                 total: number;
             };
             /** @description The month's re-pricing entries (dated to the update), signed: a downward re-pricing is negative. */
             repricings: {
+                /** @description How many ledger entries. */
                 count: number;
+                /** @description Sum of the re-pricings, signed, in major units. */
                 total: number;
             };
             /** @description The month's reversals (refunds, dated to the refund), total as a positive number, grouped by ISO week, oldest first. A week that spans two months lists only its entries inside this month. */
             credits: {
+                /** @description How many ledger entries. */
                 count: number;
+                /** @description Sum of the reversals, as a positive number, in major units. */
                 total: number;
+                /** @description The reversals by ISO week, oldest first. */
                 weeks: components["schemas"]["BillingCreditWeek"][];
             };
             /** @description premiums.total + repricings.total - credits.total: exactly the sum of the month's ledger entries. */
@@ -1194,10 +1409,17 @@ export interface components {
          *     }
          */
         WebhookAcknowledgement: {
-            /** @enum {boolean} */
+            /**
+             * @description Always true.
+             * @enum {boolean}
+             */
             received: true;
+            /** @description The event of the message. */
             event: string;
-            /** @enum {string} */
+            /**
+             * @description test for a sandbox order: nothing was booked.
+             * @enum {string}
+             */
             mode: "live" | "test";
             /** @description The order id of the message. */
             order_id?: string;
@@ -1402,20 +1624,25 @@ export interface components {
             /** @description Slug of the store the message is for. */
             merchant: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The message type. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "order.placed";
+            /** @description The order placed. */
             order: {
                 /** @description The order id; fulfilment and refund messages refer to it. It becomes source_order_id. */
                 id: string;
+                /** @description Order number the customer sees. */
                 number?: string;
                 /**
                  * Format: date-time
                  * @description Placement time: the month the premium is booked in.
                  */
                 created_at: string;
-                /** @enum {string} */
+                /**
+                 * @description ISO 4217; USD only. Default USD.
+                 * @enum {string}
+                 */
                 currency?: "USD";
                 /** @description Strongly recommended: the premium is then the quoted one (cart-swap checked). */
                 quote_id?: string;
@@ -1426,14 +1653,19 @@ export interface components {
                  * @enum {string}
                  */
                 price_basis?: "pre_tax" | "tax_inclusive";
+                /** @description Sales tax in cents; needed with price_basis tax_inclusive. */
                 tax_cents?: number;
                 /** @description test marks a sandbox order (any casing); live or absent is live. */
                 mode?: string;
                 /** @description true marks a sandbox order, like mode test. */
                 test?: boolean;
+                /** @description Grand total in cents; recorded. */
                 total_cents?: number;
+                /** @description Shipping charged in cents; recorded. */
                 shipping_cents?: number;
+                /** @description Discounts in cents, as a positive number; recorded. */
                 discount_cents?: number;
+                /** @description The shopper, so they can file a claim. */
                 customer?: {
                     first_name?: string;
                     last_name?: string;
@@ -1442,13 +1674,19 @@ export interface components {
                     phone?: string;
                 };
                 shipping_address?: components["schemas"]["Address"];
+                /** @description Every line of the order, the protection line included. */
                 line_items: {
+                    /** @description The line item's id on the platform. */
                     id: string;
                     /** @description The protection line is recognised by SKU first (see the README). */
                     sku?: string;
+                    /** @description Product name as the shopper saw it. */
                     title: string;
+                    /** @description Unit price in integer cents. */
                     unit_price_cents: number;
+                    /** @description Units ordered. */
                     quantity: number;
+                    /** @description The platform's product id. */
                     product_id?: string;
                 }[];
             };
@@ -1477,19 +1715,27 @@ export interface components {
             /** @description Slug of the store the message is for. */
             merchant: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The message type. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "fulfillment.created";
+            /** @description The order fulfilled. */
             order: {
+                /** @description The order id of its order.placed message. */
                 id: string;
             };
+            /** @description The fulfilment. */
             fulfillment: {
                 /** @description Idempotency key: a redelivery is acknowledged as a duplicate. */
                 id: string;
+                /** @description The tracking numbers; each becomes a shipment of the order. */
                 shipments: {
-                    /** @example 1Z999AA10123456784 */
+                    /**
+                     * @description As the carrier prints it; normalised like a shipment create.
+                     * @example 1Z999AA10123456784
+                     */
                     tracking_number: string;
+                    /** @description Carrier slug or alias; detected from the number when omitted. */
                     courier_id?: string;
                 }[];
             };
@@ -1524,24 +1770,29 @@ export interface components {
             /** @description Slug of the store the message is for. */
             merchant: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The message type. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "refund.created";
+            /** @description The order refunded. */
             order: {
+                /** @description The order id of its order.placed message. */
                 id: string;
             };
+            /** @description The refund. */
             refund: {
                 /** @description Stable and unique per refund: the idempotency key. Required. */
                 id: string;
                 /** @description Total returned to the shopper; kept for the record, not what is reversed. */
                 amount_cents?: number;
+                /** @description Free text; recorded. */
                 note?: string;
                 /**
                  * Format: date-time
                  * @description Recommended: the credit is dated to it (otherwise to receipt).
                  */
                 created_at?: string;
+                /** @description What was refunded, by SKU: the refunded cents of the protection line are reversed. */
                 items?: {
                     /** @description Matched by SKU, never by title. */
                     sku: string;
