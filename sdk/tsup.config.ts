@@ -1,65 +1,54 @@
-// Builds the SDK package: sdk/src/index.ts -> dist/index.js (ESM) + dist/index.cjs (CommonJS), with
-// declarations dist/index.d.ts + dist/index.d.cts. `npm run build` here or `npm run sdk:build` at the root.
-//
-// What is bundled and what is not, whatever the working directory (tsup would otherwise externalise
-// every dependency of the package.json in the current directory, the root's included):
-// - sdk/src and the contract source it imports (../../contract) are bundled;
-// - the package's own dependencies (@ts-rest/core, zod) and Node built-ins stay imports;
-// - @anatine/zod-openapi, which the contract uses only to attach OpenAPI metadata to schemas, is replaced
-//   by an equivalent extendApi, so it is not a runtime dependency;
-// - any other package is a build error, so a new import in contract/ cannot ship a broken package.
-import { readFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+// Builds the SDK package (`npm run build` here, `npm run sdk:build` at the root, or `npm pack`, whose
+// prepack runs it once):
+// - dist/index.js (ESM, also what browsers, workers, Deno and Bun load) and dist/index.cjs (CommonJS);
+// - dist/index.d.cts, the declarations, and dist/index.d.ts, which re-exports them for `import`:
+//   declarations that only declare need no second copy (one copy keeps the package's types small);
+// - dist/rest-types.d.cts, the openapi-typescript types, for the `./rest-types` subpath only.
+// The SDK has no dependencies: any bare import (a package or a Node built-in) is a build error,
+// so nothing can pull in a package or tie the build to Node.
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
 const sdkDir = fileURLToPath(new URL('.', import.meta.url));
-const manifest = JSON.parse(readFileSync(`${sdkDir}package.json`, 'utf8')) as { dependencies?: Record<string, string> };
-const dependencies = Object.keys(manifest.dependencies ?? {});
 
 const isBare = (specifier: string) => !/^(\.{1,2}(\/|$)|\/|[A-Za-z]:[\\/])/.test(specifier);
-const isDependency = (specifier: string) => dependencies.some((name) => specifier === name || specifier.startsWith(`${name}/`));
-const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0] ?? '');
 
-/** The one function of @anatine/zod-openapi the contract calls, as it implements it. */
-const extendApiShim = `export function extendApi(schema, schemaObject = {}) {
-  schema.metaOpenApi = Object.assign(schema.metaOpenApi || {}, schemaObject);
-  return schema;
-}
-`;
-
-export default defineConfig({
-  entry: { index: `${sdkDir}src/index.ts` },
+const shared: Options = {
   outDir: `${sdkDir}dist`,
   tsconfig: `${sdkDir}../tsconfig.json`,
-  format: ['esm', 'cjs'],
-  platform: 'node',
-  target: 'node20',
+  platform: 'neutral',
+  target: 'es2022',
   splitting: false,
   sourcemap: false,
-  clean: true,
-  // Declarations bundle the contract's types into dist/; only zod and @ts-rest/core stay imports.
-  dts: { entry: { index: `${sdkDir}src/index.ts` } },
-  // Hand every import to the plugin below instead of tsup's own (cwd-dependent) externals.
-  noExternal: [/.*/],
+  // Both builds write into dist/: the `build` script empties it first, as tsup's own clean would race.
+  clean: false,
   esbuildPlugins: [
     {
-      name: 'sdk-dependencies',
+      name: 'no-dependencies',
       setup(build) {
-        build.onResolve({ filter: /.*/ }, (args) => {
-          if (!isBare(args.path)) return undefined;
-          if (isDependency(args.path) || isBuiltin(args.path)) return { path: args.path, external: true };
-          if (args.path === '@anatine/zod-openapi') return { path: 'extend-api', namespace: 'sdk-shim' };
-          return {
-            errors: [
-              {
-                text: `${args.path} is imported by ${args.importer} but is not a dependency of @order-protection/sdk (${dependencies.join(', ')})`,
-              },
-            ],
-          };
-        });
-        build.onLoad({ filter: /.*/, namespace: 'sdk-shim' }, () => ({ contents: extendApiShim, loader: 'js' }));
+        build.onResolve({ filter: /.*/ }, (args) =>
+          isBare(args.path) ? { errors: [{ text: `${args.path} is imported by ${args.importer}, but the SDK has no dependencies` }] } : undefined,
+        );
       },
     },
   ],
-});
+};
+
+export default defineConfig([
+  {
+    ...shared,
+    entry: { index: `${sdkDir}src/index.ts` },
+    format: ['esm', 'cjs'],
+    dts: false,
+    async onSuccess() {
+      writeFileSync(`${sdkDir}dist/index.d.ts`, "export * from './index.cjs';\n");
+    },
+  },
+  {
+    ...shared,
+    entry: { index: `${sdkDir}src/index.ts`, 'rest-types': `${sdkDir}src/rest-types.ts` },
+    format: ['cjs'],
+    dts: { only: true },
+  },
+]);

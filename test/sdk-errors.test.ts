@@ -2,7 +2,8 @@
 // code, fieldErrors, requestId, raw and headers carry what the API said (sdk/src/errors.ts).
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { ErrorCode as ContractErrorCode } from '../contract/errors.js';
 import { issueApiKey } from '../server/domain/api-keys.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import {
@@ -11,6 +12,7 @@ import {
   Client,
   ConflictError,
   ConnectionError,
+  ErrorCode,
   InvalidRequestError,
   NotFoundError,
   OrderProtectionError,
@@ -35,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => service.close());
 
-const newOrder = (overrides: Record<string, unknown> = {}) => orderBody(overrides) as OrderRequest;
+const newOrder = (overrides: Record<string, unknown> = {}) => orderBody(overrides) as unknown as OrderRequest;
 
 /** The error a call fails with, checked to be an SDK error with the request id the server echoed. */
 async function failure(promise: Promise<unknown>): Promise<OrderProtectionError> {
@@ -56,6 +58,18 @@ function expectAnswered(error: OrderProtectionError, status: number, code: strin
   expect(error.headers['x-request-id']).toBe(error.requestId);
   expect(error.raw).toMatchObject({ error_code: code, error: error.message });
 }
+
+describe('ErrorCode', () => {
+  it("is a frozen value holding the contract's codes, and error.code is typed as their union", () => {
+    expect(Object.values(ErrorCode)).toEqual(ContractErrorCode.options);
+    expect(Object.keys(ErrorCode)).toEqual(ContractErrorCode.options);
+    expect(ErrorCode.conflict).toBe('conflict');
+    expect(ErrorCode.order_not_yet_ingested).toBe('order_not_yet_ingested');
+    expect(Object.isFrozen(ErrorCode)).toBe(true);
+    expectTypeOf<ErrorCode>().toEqualTypeOf<(typeof ContractErrorCode.options)[number]>();
+    expectTypeOf<OrderProtectionError['code']>().toEqualTypeOf<ErrorCode | undefined>();
+  });
+});
 
 describe('errors from the real server', () => {
   it('401: AuthenticationError for an unknown key', async () => {
@@ -127,7 +141,7 @@ describe('errors from the real server', () => {
     expect(error.fieldErrors).toEqual([{ field: 'line_items[1].source_id', message: expect.any(String) }]);
   });
 
-  it('429: RateLimitError with retryAfterSeconds, after waiting as Retry-After said', async () => {
+  it('429: RateLimitError with retryAfterSeconds, after waiting as Retry-After said, or at once past maxRetryDelayMs', async () => {
     const limited = await startService({
       databaseUrl: service.databaseUrl,
       rateLimits: { ordersPerMinute: 1, addressesPerMinute: 100, addressesPerDay: 100, quotesPerMinute: 100, quotesPerMinutePerIp: 100, otherPerMinute: 100 },
@@ -135,14 +149,11 @@ describe('errors from the real server', () => {
     try {
       const store = await seedStore(limited.db);
       const delays: number[] = [];
-      const limitedClient = new Client({
-        apiKey: store.liveKey,
-        baseUrl: limited.baseUrl,
-        maxRetries: 1,
-        sleep: async (ms) => {
-          delays.push(ms);
-        },
-      });
+      const sleep = async (ms: number) => {
+        delays.push(ms);
+      };
+      // Willing to wait up to a minute, as a background job may be.
+      const limitedClient = new Client({ apiKey: store.liveKey, baseUrl: limited.baseUrl, maxRetries: 1, maxRetryDelayMs: 60_000, sleep });
       await failure(limitedClient.orders.retrieve('first')); // 404, and the one request of the minute
       const error = await failure(limitedClient.orders.retrieve('second'));
       expect(error).toBeInstanceOf(RateLimitError);
@@ -151,9 +162,22 @@ describe('errors from the real server', () => {
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(60);
       expect((error as RateLimitError).retryAfterSeconds).toBe(retryAfter);
+      // It waited as the first 429 said: this one's Retry-After, or a second more if the clock ticked in between.
       expect(delays).toHaveLength(1);
-      expect(delays[0]).toBeGreaterThan(0);
-      expect(delays[0]).toBeLessThanOrEqual(60_000);
+      expect([retryAfter * 1000, (retryAfter + 1) * 1000]).toContain(delays[0]);
+
+      // With the default cap (5 s), a wait of most of a minute is not made: RateLimitError at once.
+      const hurried = new Client({ apiKey: store.liveKey, baseUrl: limited.baseUrl, sleep });
+      const quick = await failure(hurried.orders.retrieve('third'));
+      expect(quick).toBeInstanceOf(RateLimitError);
+      expect((quick as RateLimitError).retryAfterSeconds).toBeGreaterThan(5);
+      expect(delays).toHaveLength(1);
+
+      // A limited service tells the remaining budget on success too.
+      const quote = await hurried.quotes.create({ cart: { covered: { amount: '10.00' } } });
+      expect(quote.lastResponse.rateLimit).toMatchObject({ limit: 100, remaining: 99 });
+      expect(quote.lastResponse.rateLimit?.resetSeconds).toBeGreaterThan(0);
+      expect(quote.lastResponse.rateLimit?.resetSeconds).toBeLessThanOrEqual(60);
     } finally {
       await limited.close();
     }

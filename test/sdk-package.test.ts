@@ -1,13 +1,15 @@
-// The SDK as a merchant gets it: built with tsup, packed with npm pack, installed from the tarball
-// into a project outside the repo, typechecked there with tsc (strict, NodeNext), and run there as
-// ESM and as CommonJS against the real server.
+// The SDK as a merchant gets it: packed with npm pack (whose prepack builds it, once), installed
+// from the tarball into an empty project outside the repo with no @types/node, typechecked there
+// with tsc (strict, NodeNext, skipLibCheck false), and run there as ESM and as CommonJS against the
+// real server. It has no dependencies, every documented value exists in both module systems, and
+// its declarations are tens of kilobytes.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 
@@ -15,10 +17,10 @@ const execFileAsync = promisify(execFile);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sdkDir = join(root, 'sdk');
-const SDK_RUNTIME_DEPENDENCIES = ['@ts-rest/core', 'zod'];
 const TYPESCRIPT = 'typescript@5.9.3';
+/** The declarations `import ... from '@order-protection/sdk'` loads, at most (the rest-types subpath is apart). */
+const MAX_DECLARATION_BYTES = 60_000;
 const repoManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-  dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
 
@@ -68,19 +70,25 @@ function moduleSpecifiers(source: string): string[] {
   return [...new Set(patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1] ?? '')))].sort();
 }
 
-function isAllowedImport(specifier: string): boolean {
-  if (specifier.startsWith('node:') || builtinModules.includes(specifier)) return true;
-  return SDK_RUNTIME_DEPENDENCIES.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+/** The names a README paragraph lists in backticks, from its first line starting with `heading`. */
+function readmeNames(heading: string): string[] {
+  const readme = readFileSync(join(sdkDir, 'README.md'), 'utf8');
+  const start = readme.indexOf(`\n${heading}`);
+  if (start < 0) throw new Error(`sdk/README.md has no paragraph starting "${heading}"`);
+  const paragraph = readme.slice(start + 1, readme.indexOf('\n\n', start + 1));
+  return [...paragraph.slice(paragraph.indexOf(':')).matchAll(/`([A-Za-z_][\w]*)`/g)].map((match) => match[1] ?? '');
 }
+const documentedValues = readmeNames('Values (classes, functions and constants)');
+const documentedTypes = readmeNames('Types only');
 
 // The consumer: what a merchant writes, typechecked with the package's declarations only.
-const SAMPLE_ESM = `import { Client, NotFoundError, OrderProtectionError, type Order, type Quote } from '@order-protection/sdk';
+const SAMPLE_ESM = `import { Client, ConflictError, NotFoundError, OrderProtectionError, toAmount, type Order, type Quote } from '@order-protection/sdk';
 
 const apiKey = process.env.OP_API_KEY;
 const baseUrl = process.env.OP_BASE_URL;
 if (!apiKey || !baseUrl) throw new Error('OP_API_KEY and OP_BASE_URL are required');
 
-const client = new Client({ apiKey, baseUrl, maxRetries: 1 });
+const client = new Client({ apiKey, baseUrl, maxRetries: 1, deadlineMs: 20_000 });
 const sourceOrderId = process.env.OP_ORDER_ID ?? \`esm-\${Date.now()}\`;
 
 const quote: Quote = await client.quotes.create({ cart: { covered: { amount: '80.00' }, cart_ref: 'cart_esm' } });
@@ -89,16 +97,19 @@ const quote: Quote = await client.quotes.create({ cart: { covered: { amount: '80
 const premiumAsNumber: number = quote.premium.amount;
 void premiumAsNumber;
 
-const created: Order = await client.orders.create({
+const body = {
   source_order_id: sourceOrderId,
-  subtotal: 80,
+  subtotal: toAmount(8000),
   insurance_selected: true,
   quote_id: quote.id,
   customer_details: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
   shipping_details: { street_address1: '1600 Amphitheatre Pkwy', city: 'Mountain View', province: 'CA', zip: '94043', country_code: 'US' },
   line_items: [{ source_id: 'li_1', name: 'Walnut desk organiser', price: 40, quantity: 2, sku: 'DESK-ORG-W' }],
   source_created_on: new Date().toISOString(),
-});
+};
+const created: Order = await client.orders.create(body, { idempotencyKey: \`order-\${sourceOrderId}\` });
+const replayed = await client.orders.create(body, { idempotencyKey: \`order-\${sourceOrderId}\` });
+const duplicate = await client.orders.create(body).catch((error: unknown) => error);
 const read = await client.orders.retrieve(created.source_order_id);
 
 let missing: { name: string; status: number | undefined; code: string | undefined } | undefined;
@@ -115,6 +126,8 @@ console.log(
     mode: client.mode,
     premium: quote.premium.amount,
     created: { source_order_id: created.source_order_id, status: created.status },
+    replayed: { same: replayed.id === created.id, flag: replayed.lastResponse.replayed, status: replayed.lastResponse.status },
+    duplicate: duplicate instanceof ConflictError,
     read: { source_order_id: read.source_order_id, paid_to_insure: read.paid_to_insure, insured_status: read.insured_status },
     missing,
   }),
@@ -127,7 +140,7 @@ const SMOKE_CJS = `import sdk = require('@order-protection/sdk');
 async function main(): Promise<void> {
   const client = new sdk.Client({ apiKey: process.env.OP_API_KEY ?? '', baseUrl: process.env.OP_BASE_URL ?? '' });
   const sourceOrderId = process.env.OP_ORDER_ID ?? \`cjs-\${Date.now()}\`;
-  const quote = await client.quotes.create({ cart: { covered: { amount: '80.00' } } });
+  const quote = await client.quotes.create({ cart: { covered: { amount: sdk.toAmountString(8000) } } });
   await client.orders.create({
     source_order_id: sourceOrderId,
     subtotal: 80,
@@ -139,7 +152,9 @@ async function main(): Promise<void> {
     source_created_on: new Date().toISOString(),
   });
   const read = await client.orders.retrieve(sourceOrderId);
-  console.log(JSON.stringify({ premium: quote.premium.amount, source_order_id: read.source_order_id, paid_to_insure: read.paid_to_insure }));
+  const signed = await sdk.signWebhook('whsec_cjs', '{}', 1_800_000_000);
+  const check = await sdk.verifyWebhook(signed, '{}', 'whsec_cjs', new Date(1_800_000_000_000));
+  console.log(JSON.stringify({ premium: quote.premium.amount, source_order_id: read.source_order_id, paid_to_insure: read.paid_to_insure, webhook: check.valid }));
 }
 
 main().catch((error: unknown) => {
@@ -148,15 +163,47 @@ main().catch((error: unknown) => {
 });
 `;
 
+/** Node's process as the samples use it, declared here: the project has no @types/node, which the SDK must not need. */
+const ENV_DECLARATION = `declare const process: { env: Record<string, string | undefined>; exitCode?: number };
+`;
+
+/** Every documented value used as a value and every documented type as a type, from ESM and from CommonJS. */
+const typeOnly = () => documentedTypes.filter((name) => !documentedValues.includes(name));
+/** A documented type as a complete type (a generic one with an argument). */
+const typeUse = (name: string, prefix = '') => `${prefix}${name}${name === 'WithLastResponse' ? '<object>' : ''}`;
+const namesEsm = () => `import { ${documentedValues.join(', ')} } from '@order-protection/sdk';
+import type { ${typeOnly().join(', ')} } from '@order-protection/sdk';
+import type { components, operations, paths } from '@order-protection/sdk/rest-types';
+
+export const values = [${documentedValues.join(', ')}];
+export type Types = [${documentedTypes.map((name) => typeUse(name)).join(', ')}, components, operations, paths];
+`;
+const namesCjs = () => `import sdk = require('@order-protection/sdk');
+import type { components } from '@order-protection/sdk/rest-types';
+
+export const values = [${documentedValues.map((name) => `sdk.${name}`).join(', ')}];
+export type Types = [${documentedTypes.map((name) => typeUse(name, 'sdk.')).join(', ')}, components];
+`;
+
+/** What a module system sees at run time: each export and its typeof. */
+const EXPORTS_ESM = `import * as sdk from '@order-protection/sdk';
+console.log(JSON.stringify(Object.fromEntries(Object.entries(sdk).map(([name, value]) => [name, typeof value]))));
+`;
+const EXPORTS_CJS = `const sdk = require('@order-protection/sdk');
+console.log(JSON.stringify(Object.fromEntries(Object.entries(sdk).map(([name, value]) => [name, typeof value]))));
+`;
+
 const CONSUMER_TSCONFIG = {
   compilerOptions: {
     target: 'ES2022',
+    lib: ['ES2022', 'DOM'],
     module: 'NodeNext',
     moduleResolution: 'NodeNext',
     strict: true,
     // Check the package's declarations too, not only the sample against them.
     skipLibCheck: false,
-    types: ['node'],
+    // No @types/node, nor any other: the declarations must stand alone.
+    types: [],
     outDir: 'out',
   },
   include: ['src'],
@@ -172,7 +219,7 @@ let service: TestService;
 let shop: SeededStore;
 let workDir: string;
 let projectDir: string;
-let packed: { filename: string; files: string[] };
+let packed: { filename: string; files: string[]; output: string };
 let compiled: { ok: boolean; output: string };
 const timings: Array<[string, number]> = [];
 
@@ -186,42 +233,46 @@ async function timed<T>(step: string, action: () => Promise<T>): Promise<T> {
 }
 
 function runSample(file: string, sourceOrderId: string): Promise<Run> {
-  return run(process.execPath, [join('out', file)], projectDir, childEnv({ OP_API_KEY: shop.liveKey, OP_BASE_URL: service.baseUrl, OP_ORDER_ID: sourceOrderId }));
+  return run(process.execPath, [file], projectDir, childEnv({ OP_API_KEY: shop.liveKey, OP_BASE_URL: service.baseUrl, OP_ORDER_ID: sourceOrderId }));
 }
+
+const installedSdk = () => join(projectDir, 'node_modules', '@order-protection', 'sdk');
 
 beforeAll(async () => {
   const started = performance.now();
   workDir = mkdtempSync(join(tmpdir(), 'op-sdk-package-'));
   projectDir = join(workDir, 'consumer');
 
-  [service] = await Promise.all([
+  [service, packed] = await Promise.all([
     timed('start server', () => startService()),
-    timed('build (npm run sdk:build)', () => run('npm', ['run', 'sdk:build'], root)),
+    // What a maintainer runs: npm pack, whose prepack script builds the package.
+    timed('npm pack (prepack builds)', async () => {
+      const { stdout, stderr } = await run('npm', ['pack', '--json', '--pack-destination', workDir], sdkDir);
+      const [entry] = JSON.parse(stdout.slice(stdout.indexOf('\n[') + 1)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+      if (!entry) throw new Error(`npm pack printed no entry: ${stdout}`);
+      return { filename: entry.filename, files: entry.files.map((file) => file.path).sort(), output: stdout + stderr };
+    }),
   ]);
   shop = await seedStore(service.db);
-
-  packed = await timed('npm pack', async () => {
-    // Built just above: skip the package's prepack build.
-    const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], sdkDir);
-    const [entry] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    if (!entry) throw new Error(`npm pack printed no entry: ${stdout}`);
-    return { filename: entry.filename, files: entry.files.map((file) => file.path).sort() };
-  });
 
   mkdirSync(join(projectDir, 'src'), { recursive: true });
   writeFileSync(join(projectDir, 'package.json'), `${JSON.stringify({ name: 'sdk-consumer', private: true, type: 'module' }, null, 2)}\n`);
   writeFileSync(join(projectDir, 'tsconfig.json'), `${JSON.stringify(CONSUMER_TSCONFIG, null, 2)}\n`);
+  writeFileSync(join(projectDir, 'src', 'env.d.ts'), ENV_DECLARATION);
   writeFileSync(join(projectDir, 'src', 'sample.ts'), SAMPLE_ESM);
   writeFileSync(join(projectDir, 'src', 'smoke.cts'), SMOKE_CJS);
+  writeFileSync(join(projectDir, 'src', 'names.ts'), namesEsm());
+  writeFileSync(join(projectDir, 'src', 'names-cjs.cts'), namesCjs());
+  writeFileSync(join(projectDir, 'exports.mjs'), EXPORTS_ESM);
+  writeFileSync(join(projectDir, 'exports.cjs'), EXPORTS_CJS);
   readmeSamples().forEach((sample, index) => writeFileSync(join(projectDir, 'src', `readme-${index + 1}.ts`), sample));
 
   await timed('npm install', async () => {
-    // @ts-rest/core, zod, typescript and @types/node come from the npm cache (the repo's own install
-    // fills it); the registry is asked only when the cache lacks one of them.
+    // typescript and openapi-fetch come from the npm cache (the repo's own install fills it); the
+    // registry is asked only when the cache lacks one of them. No @types/node.
     const packages = [
       join(workDir, packed.filename),
       TYPESCRIPT,
-      `@types/node@${repoManifest.devDependencies['@types/node']}`,
       `openapi-fetch@${repoManifest.devDependencies['openapi-fetch']}`, // for the README's raw-types sample
     ];
     try {
@@ -249,48 +300,74 @@ afterAll(async () => {
 });
 
 describe('the packed SDK', () => {
-  it('packs the ESM and CommonJS builds, their declarations and the README, nothing else', () => {
+  it('is built once by npm pack, and packs the builds, their declarations and the README, nothing else', () => {
+    expect(packed.output.match(/ESM Build start/g)).toHaveLength(1);
+    expect(packed.output.match(/DTS Build start/g)).toHaveLength(1);
     expect(packed.filename).toBe('order-protection-sdk-0.1.0.tgz');
-    expect(packed.files).toEqual(['README.md', 'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
+    expect(packed.files).toEqual([
+      'README.md',
+      'dist/index.cjs',
+      'dist/index.d.cts',
+      'dist/index.d.ts',
+      'dist/index.js',
+      'dist/rest-types.d.cts',
+      'package.json',
+    ]);
   });
 
-  it('declares the runtime dependencies at the versions the repo pins', () => {
-    const sdk = JSON.parse(readFileSync(join(projectDir, 'node_modules', '@order-protection', 'sdk', 'package.json'), 'utf8')) as {
-      private?: boolean;
-      dependencies?: Record<string, string>;
-      peerDependencies?: Record<string, string>;
-    };
+  it('has no dependencies, and its code and declarations import nothing but their own files', () => {
+    const sdk = JSON.parse(readFileSync(join(installedSdk(), 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(sdk.private).toBeUndefined();
-    expect(sdk.dependencies).toEqual(Object.fromEntries(SDK_RUNTIME_DEPENDENCIES.map((name) => [name, repoManifest.dependencies[name]])));
-    expect(sdk.peerDependencies).toBeUndefined();
-  });
-
-  it('bundles the contract: the code and declarations import only zod, @ts-rest/core and Node built-ins', () => {
-    const dist = join(projectDir, 'node_modules', '@order-protection', 'sdk', 'dist');
-    for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts']) {
-      const source = readFileSync(join(dist, file), 'utf8');
-      const specifiers = moduleSpecifiers(source);
-      expect(specifiers.filter((specifier) => !isAllowedImport(specifier)), file).toEqual([]);
+    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies']) expect(sdk[field], field).toBeUndefined();
+    for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'rest-types.d.cts']) {
+      const source = readFileSync(join(installedSdk(), 'dist', file), 'utf8');
+      expect(moduleSpecifiers(source).filter((specifier) => !specifier.startsWith('./')), file).toEqual([]);
     }
+    // The consumer got no @types/node from anywhere.
+    expect(() => statSync(join(projectDir, 'node_modules', '@types', 'node'))).toThrow();
   });
 
-  it('typechecks a strict NodeNext consumer against the declarations (ESM, CommonJS and the README samples)', () => {
-    expect(readmeSamples().length).toBeGreaterThanOrEqual(6);
+  it(`keeps the declarations of the main entry under ${MAX_DECLARATION_BYTES / 1000} KB`, () => {
+    const size = (file: string) => statSync(join(installedSdk(), 'dist', file)).size;
+    const main = size('index.d.ts') + size('index.d.cts');
+    console.log(`sdk declarations: index.d.ts + index.d.cts ${main} bytes; rest-types.d.cts (subpath) ${size('rest-types.d.cts')} bytes`);
+    expect(main).toBeLessThan(MAX_DECLARATION_BYTES);
+    // The ESM entry re-exports the CommonJS declarations rather than repeating them.
+    expect(readFileSync(join(installedSdk(), 'dist', 'index.d.ts'), 'utf8')).toBe("export * from './index.cjs';\n");
+  });
+
+  it('typechecks a strict NodeNext consumer without @types/node and with skipLibCheck false (ESM, CommonJS, every export, the README samples)', () => {
+    expect(readmeSamples().length).toBeGreaterThanOrEqual(10);
     expect(compiled.output.trim(), 'tsc output').toBe('');
     expect(compiled.ok).toBe(true);
   });
 
-  it('runs as ESM: quotes, creates and reads back an order against the real server', async () => {
+  it('exports every documented value, and nothing else, from ESM and from CommonJS; documented types are not values', async () => {
+    expect(documentedValues.length).toBeGreaterThanOrEqual(28);
+    expect(documentedTypes).toContain('OrderRequest');
+    for (const script of ['exports.mjs', 'exports.cjs']) {
+      const { stdout } = await run(process.execPath, [script], projectDir);
+      const exported = JSON.parse(stdout) as Record<string, string>;
+      expect(Object.keys(exported).sort(), script).toEqual([...documentedValues].sort());
+      expect(Object.entries(exported).filter(([, type]) => type === 'undefined'), script).toEqual([]);
+      const typesAtRunTime = documentedTypes.filter((name) => name in exported && !documentedValues.includes(name));
+      expect(typesAtRunTime, script).toEqual([]);
+    }
+  });
+
+  it('runs as ESM: quotes, creates (replayed with its key, a duplicate without) and reads back an order against the real server', async () => {
     const sourceOrderId = `esm-${Date.now()}`;
-    const { stdout } = await runSample('sample.js', sourceOrderId);
+    const { stdout } = await runSample(join('out', 'sample.js'), sourceOrderId);
     expect(JSON.parse(stdout.trim())).toEqual({
       mode: 'live',
       premium: '1.20', // 80.00 x 1.5 %
       created: { source_order_id: sourceOrderId, status: 'created' },
+      replayed: { same: true, flag: true, status: 201 },
+      duplicate: true,
       read: { source_order_id: sourceOrderId, paid_to_insure: 1.2, insured_status: 'insured_selected' },
       missing: { name: 'NotFoundError', status: 404, code: 'not_found' },
     });
-    // The server holds it: read it back past the SDK.
+    // The server holds it, once: read it back past the SDK.
     const response = await fetch(`${service.baseUrl}/v2/orders/${sourceOrderId}`, { headers: { token: shop.liveKey } });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ source_order_id: sourceOrderId, paid_to_insure: 1.2 });
@@ -300,7 +377,24 @@ describe('the packed SDK', () => {
     const sourceOrderId = `cjs-${Date.now()}`;
     const compiledSmoke = readFileSync(join(projectDir, 'out', 'smoke.cjs'), 'utf8');
     expect(compiledSmoke).toContain('require("@order-protection/sdk")');
-    const { stdout } = await runSample('smoke.cjs', sourceOrderId);
-    expect(JSON.parse(stdout.trim())).toEqual({ premium: '1.20', source_order_id: sourceOrderId, paid_to_insure: 1.2 });
+    const { stdout } = await runSample(join('out', 'smoke.cjs'), sourceOrderId);
+    expect(JSON.parse(stdout.trim())).toEqual({ premium: '1.20', source_order_id: sourceOrderId, paid_to_insure: 1.2, webhook: true });
+  });
+
+  it('bundles for the browser from the package, through its export conditions', async () => {
+    const result = await build({
+      stdin: { contents: "export { Client, signWebhook } from '@order-protection/sdk';", resolveDir: projectDir, loader: 'js' },
+      absWorkingDir: projectDir,
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      minify: true,
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => input.includes('@order-protection/sdk'))).toEqual(['node_modules/@order-protection/sdk/dist/index.js']);
+    expect(result.outputFiles[0]?.text).not.toMatch(/\brequire\(|node:/);
   });
 });

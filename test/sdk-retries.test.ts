@@ -1,5 +1,6 @@
-// The SDK's retries (sdk/src/retry.ts) against a local server that fails on purpose and counts
-// attempts. Waits are recorded by an injected sleep, so no test waits the real seconds it asserts.
+// The SDK's retries (sdk/src/retry.ts) and requests (sdk/src/transport.ts) against a local server
+// that fails on purpose and records every request. Waits are recorded by an injected sleep, so no
+// test waits the real seconds it asserts.
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,7 @@ import {
   OrderProtectionError,
   PermissionError,
   RateLimitError,
+  SDK_VERSION,
   TimeoutError,
   UnprocessableError,
   sendPlatformMessage,
@@ -128,6 +130,8 @@ const order = (overrides: Partial<OrderRequest> = {}): OrderRequest => ({
   ...overrides,
 });
 const storedOrder = { id: 'ord_1', source_order_id: '1001', status: 'created', paid_to_insure: 1.88 };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const keysSent = () => requests.map((request) => request.headers['idempotency-key']);
 
 async function rejection(promise: Promise<unknown>): Promise<OrderProtectionError> {
   const error = await promise.then(
@@ -180,17 +184,30 @@ describe('Retry-After', () => {
 
   it.each([
     ['2 seconds', '2', 2000],
-    ['more than 60 seconds, capped', '600', 60_000],
     ['an HTTP date 10 s ahead', new Date(NOW + 10_000).toUTCString(), 10_000],
-    ['an HTTP date an hour ahead, capped', new Date(NOW + 3_600_000).toUTCString(), 60_000],
     ['an HTTP date in the past', new Date(NOW - 5_000).toUTCString(), 0],
-  ])('429 with Retry-After of %s waits as told', async (_label, retryAfter, expected) => {
+    ['exactly maxRetryDelayMs', '20', 20_000],
+  ])('429 with Retry-After of %s waits as told (maxRetryDelayMs 20 s)', async (_label, retryAfter, expected) => {
     script.push({ status: 429, headers: { 'retry-after': retryAfter } });
-    const { client, delays, events } = recordingClient();
+    const { client, delays, events } = recordingClient({ maxRetryDelayMs: 20_000 });
     await client.orders.retrieve('1001');
     expect(requests).toHaveLength(2);
     expect(delays).toEqual([expected]);
     expect(events).toEqual([{ attempt: 1, delayMs: expected, status: 429, error: undefined }]);
+  });
+
+  it.each([
+    ['60 seconds, over the default 5 s', '60', {}, 60],
+    ['an HTTP date an hour ahead', new Date(NOW + 3_600_000).toUTCString(), { maxRetryDelayMs: 60_000 }, 3600],
+    ['6 seconds, over a 5.999 s cap', '6', { maxRetryDelayMs: 5_999 }, 6],
+  ])('a Retry-After of %s, longer than the SDK may wait, is a RateLimitError at once', async (_label, retryAfter, options, seconds) => {
+    script.push({ status: 429, headers: { 'retry-after': retryAfter } }, { status: 200, body: storedOrder });
+    const { client, delays } = recordingClient(options);
+    const error = await rejection(client.quotes.create({ cart: { covered: { amount: '80.00' } } }));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterSeconds).toBe(seconds);
+    expect(requests).toHaveLength(1);
+    expect(delays).toEqual([]);
   });
 
   it('is honoured on a 503 too, and backoff applies when it is absent or unreadable', async () => {
@@ -201,14 +218,22 @@ describe('Retry-After', () => {
   });
 
   it('a 429 that outlasts the retries is a RateLimitError with retryAfterSeconds', async () => {
-    script.push(...Array.from({ length: 3 }, () => ({ status: 429, headers: { 'retry-after': '7' } })));
+    script.push(...Array.from({ length: 3 }, () => ({ status: 429, headers: { 'retry-after': '3' } })));
     const { client, delays } = recordingClient();
     const error = await rejection(client.orders.retrieve('1001'));
     expect(error).toBeInstanceOf(RateLimitError);
-    expect((error as RateLimitError).retryAfterSeconds).toBe(7);
+    expect((error as RateLimitError).retryAfterSeconds).toBe(3);
     expect(error).toMatchObject({ status: 429, code: 'rate_limited', requestId: 'req_fake_3' });
     expect(requests).toHaveLength(3);
-    expect(delays).toEqual([7000, 7000]);
+    expect(delays).toEqual([3000, 3000]);
+  });
+
+  it('maxRetryDelayMs caps the backoff too', async () => {
+    script.push({ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 });
+    const { client, delays } = recordingClient({ maxRetries: 4, maxRetryDelayMs: 800, random: () => 0.999999 });
+    await client.orders.retrieve('1001');
+    expect(delays).toEqual([500, 800, 800, 800]);
+    expect(() => recordingClient({ maxRetryDelayMs: -1 })).toThrow(/maxRetryDelayMs/);
   });
 });
 
@@ -333,71 +358,162 @@ describe('what is retried', () => {
   });
 });
 
-describe('orders.create after an unknown outcome', () => {
-  it('a 409 on a retry after a 5xx means the first attempt landed: the order is read back', async () => {
+describe('writes, which carry an Idempotency-Key', () => {
+  it('a 5xx then a 409 is a ConflictError: the SDK never reads another order back', async () => {
     script.push({ status: 503 }, { status: 409 }, { status: 200, body: storedOrder });
     const { client } = recordingClient();
-    await expect(client.orders.create(order())).resolves.toEqual(storedOrder);
-    expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual([
-      'POST /v2/orders',
-      'POST /v2/orders',
-      'GET /v2/orders/1001',
+    const error = await rejection(client.orders.create(order()));
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual(['POST /v2/orders', 'POST /v2/orders']);
+    expect(error.idempotencyKey).toMatch(UUID);
+    expect(keysSent()).toEqual([error.idempotencyKey, error.idempotencyKey]);
+  });
+
+  it('a 409 with Retry-After (the same key still being processed) is retried after the wait, with the same key', async () => {
+    script.push({ status: 409, headers: { 'retry-after': '1' } }, { status: 201, body: storedOrder, headers: { 'idempotent-replayed': 'true' } });
+    const { client, delays } = recordingClient();
+    const created = await client.orders.create(order());
+    expect(created).toEqual(storedOrder);
+    expect(created.lastResponse).toMatchObject({ status: 201, replayed: true });
+    expect(delays).toEqual([1000]);
+    expect(keysSent()).toEqual([created.lastResponse.idempotencyKey, created.lastResponse.idempotencyKey]);
+  });
+
+  it('a 409 without Retry-After, or to a read (no key), is final', async () => {
+    script.push({ status: 409 }, { status: 409, headers: { 'retry-after': '1' } });
+    const { client, delays } = recordingClient();
+    expect(await rejection(client.orders.create(order()))).toBeInstanceOf(ConflictError);
+    expect(await rejection(client.orders.retrieve('1001'))).toBeInstanceOf(ConflictError);
+    expect(requests).toHaveLength(2);
+    expect(delays).toEqual([]);
+  });
+
+  it('every write is retried after an unknown outcome, claims included, with one key per call', async () => {
+    script.push({ status: 503 }, { destroy: true }, { status: 201, body: { id: 'clm_1' } }, { status: 502 }, { status: 201, body: { id: 'clm_2' } });
+    const { client } = recordingClient();
+    const claim = { source_order_id: '1001', reason: 'lost' as const };
+    const first = await client.claims.create(claim);
+    const second = await client.claims.create(claim);
+    expect([first.id, second.id]).toEqual(['clm_1', 'clm_2']);
+    const [a, b] = [first.lastResponse.idempotencyKey, second.lastResponse.idempotencyKey];
+    expect(a).toMatch(UUID);
+    expect(b).toMatch(UUID);
+    expect(b).not.toBe(a);
+    expect(keysSent()).toEqual([a, a, a, b, b]);
+  });
+
+  it('every POST and PATCH of the client sends one, reads and the platform webhook none', async () => {
+    const { client } = recordingClient();
+    await client.quotes.create({ cart: { covered: { amount: '80.00' } } });
+    await client.orders.create(order());
+    await client.orders.update('1001', { subtotal: 10 });
+    await client.orders.cancel('1001');
+    await client.shipments.create({ tracking_number: '1Z999AA10123456784', source_order_id: '1001' });
+    await client.shipments.update('1Z999AA10123456784', { courier_id: 'ups' });
+    await client.shipments.cancel('1Z999AA10123456784');
+    await client.claims.create({ source_order_id: '1001', reason: 'lost' });
+    await client.addresses.verify({ address: { street_address1: '1 Main St', zip: '62701' } });
+    await client.orders.retrieve('1001');
+    await client.shipments.retrieve('1Z999AA10123456784');
+    await client.claims.retrieve('clm_1');
+    await client.claims.list({ source_order_id: '1001' });
+    await client.billing.statement({ month: '2026-11' });
+    await sendPlatformMessage({ baseUrl, platform: 'shopwire', secret: 'platform-secret-0123456789', message: { merchant: 'acme', event: 'refund.created', order: { id: '1' }, refund: { id: 'r1' } } });
+    const sent = requests.map((request) => [`${request.method} ${request.url}`, request.headers['idempotency-key']] as const);
+    const writes = sent.slice(0, 9);
+    expect(writes.every(([, key]) => typeof key === 'string' && UUID.test(key))).toBe(true);
+    expect(new Set(writes.map(([, key]) => key)).size).toBe(9);
+    expect(sent.slice(9)).toEqual([
+      ['GET /v2/orders/1001', undefined],
+      ['GET /v1/shipments/1Z999AA10123456784', undefined],
+      ['GET /v1/claims/clm_1', undefined],
+      ['GET /v1/claims?source_order_id=1001', undefined],
+      ['GET /v1/billing/statements?month=2026-11', undefined],
+      ['POST /api/webhooks/shopwire', undefined],
     ]);
   });
 
-  it('the same after a timeout or a dropped connection', async () => {
-    script.push({ hang: true }, { destroy: true }, { status: 409 }, { status: 200, body: storedOrder });
-    const { client } = recordingClient({ timeoutMs: 100 });
-    await expect(client.orders.create(order({ source_order_id: '#1001/β' }))).resolves.toEqual(storedOrder);
-    expect(requests.at(-1)?.url).toBe('/v2/orders/%231001%2F%CE%B2');
-  });
-
-  it('a 409 on the first attempt is a ConflictError', async () => {
-    script.push({ status: 409 });
+  it("a caller's idempotencyKey is sent as given; a malformed one is refused before sending", async () => {
+    script.push({ status: 503 }, { status: 201, body: storedOrder });
     const { client } = recordingClient();
-    expect(await rejection(client.orders.create(order()))).toBeInstanceOf(ConflictError);
-    expect(requests).toHaveLength(1);
-  });
-
-  it('a 409 after a 429 is a ConflictError: a rate-limited attempt did nothing', async () => {
-    script.push({ status: 429, headers: { 'retry-after': '0' } }, { status: 409 });
-    const { client } = recordingClient();
-    expect(await rejection(client.orders.create(order()))).toBeInstanceOf(ConflictError);
+    const created = await client.orders.create(order(), { idempotencyKey: 'order-1001-attempt' });
+    expect(created.lastResponse.idempotencyKey).toBe('order-1001-attempt');
+    expect(keysSent()).toEqual(['order-1001-attempt', 'order-1001-attempt']);
+    await expect(client.orders.create(order(), { idempotencyKey: 'has space' })).rejects.toThrow(TypeError);
+    await expect(client.orders.create(order(), { idempotencyKey: 'k'.repeat(256) })).rejects.toThrow(TypeError);
+    await expect(client.orders.create(order(), { idempotencyKey: '' })).rejects.toThrow(TypeError);
     expect(requests).toHaveLength(2);
-  });
-
-  it('a 409 after a refused connection is a ConflictError: the request never left', async () => {
-    let calls = 0;
-    const refusingOnce: typeof fetch = async (input, init) => {
-      calls += 1;
-      if (calls === 1) throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
-      return fetch(input, init);
-    };
-    script.push({ status: 409 });
-    const { client, events } = recordingClient({ fetch: refusingOnce });
-    expect(await rejection(client.orders.create(order()))).toBeInstanceOf(ConflictError);
-    expect(events[0]?.error?.message).toMatch(/ECONNREFUSED/);
-    expect(requests).toHaveLength(1);
   });
 });
 
-describe('claims.create, which the API cannot deduplicate', () => {
-  const claim = { source_order_id: '1001', reason: 'lost' as const };
+describe('deadlineMs: one deadline for every attempt and wait of a call', () => {
+  /** A client whose clock moves only when it sleeps, so waits count against the deadline exactly. */
+  function clockedClient(options: Partial<ClientOptions>) {
+    let clock = NOW;
+    const delays: number[] = [];
+    const client = new Client({
+      apiKey: KEY,
+      baseUrl,
+      random: () => 0.5,
+      now: () => clock,
+      sleep: async (ms) => {
+        delays.push(ms);
+        clock += ms;
+      },
+      ...options,
+    });
+    return { client, delays };
+  }
 
-  it('is not retried after an unknown outcome', async () => {
-    script.push({ status: 503 });
-    const { client } = recordingClient();
-    expect(await rejection(client.claims.create(claim))).toBeInstanceOf(APIError);
-    script.push({ destroy: true });
-    expect(await rejection(client.claims.create(claim))).toBeInstanceOf(ConnectionError);
+  it('stops retrying when the next wait would pass the deadline, with the last answer', async () => {
+    script.push({ status: 503 }, { status: 503 }, { status: 503 }, { status: 200, body: storedOrder });
+    const { client, delays } = clockedClient({ maxRetries: 5, deadlineMs: 1_000 });
+    const error = await rejection(client.orders.retrieve('1001'));
+    expect(error).toBeInstanceOf(APIError);
+    expect(delays).toEqual([500]); // the next, 750 ms, would end at 1250 ms
     expect(requests).toHaveLength(2);
   });
 
-  it('is retried after a 429', async () => {
-    script.push({ status: 429, headers: { 'retry-after': '1' } }, { status: 201, body: { id: 'clm_1' } });
+  it('a Retry-After beyond the deadline is final at once', async () => {
+    script.push({ status: 429, headers: { 'retry-after': '2' } }, { status: 200, body: storedOrder });
+    const { client, delays } = clockedClient({});
+    expect(await rejection(client.quotes.create({ cart: { covered: { amount: '1.00' } } }, { deadlineMs: 1_500 }))).toBeInstanceOf(RateLimitError);
+    expect(delays).toEqual([]);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('bounds each attempt by what is left of it', async () => {
+    script.push({ hang: true }, { status: 200, body: storedOrder });
+    const { client } = recordingClient({ timeoutMs: 60_000, deadlineMs: 150 });
+    const started = Date.now();
+    const error = await rejection(client.orders.retrieve('1001'));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.message).toMatch(/within 150 ms/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(() => recordingClient({ deadlineMs: 0 })).toThrow(/deadlineMs/);
+    await expect(client.orders.retrieve('1001', { deadlineMs: Number.NaN })).rejects.toThrow(/deadlineMs/);
+  });
+});
+
+describe('signal', () => {
+  it('aborts a hanging attempt and does not retry: the call rejects with the reason', async () => {
+    script.push({ hang: true }, { status: 200, body: storedOrder });
     const { client } = recordingClient();
-    await expect(client.claims.create(claim)).resolves.toEqual({ id: 'clm_1' });
-    expect(requests).toHaveLength(2);
+    const controller = new AbortController();
+    const call = client.orders.retrieve('1001', { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort(new Error('the shopper left'));
+    await expect(call).rejects.toThrow('the shopper left');
+    expect(requests).toHaveLength(1);
+  });
+
+  it('aborts the wait between attempts, and an aborted signal sends nothing', async () => {
+    script.push({ status: 503 }, { status: 200, body: storedOrder });
+    const controller = new AbortController();
+    const { client } = recordingClient({ sleep: () => new Promise(() => controller.abort()) });
+    await expect(client.orders.retrieve('1001', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(client.orders.retrieve('1001', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(requests).toHaveLength(1);
   });
 });
 
@@ -453,7 +569,45 @@ describe('requests', () => {
       expect(request.headers.authorization).toBeUndefined();
       expect(JSON.parse(request.body)).toEqual(message);
       const header = request.headers['x-webhook-signature'];
-      expect(typeof header === 'string' && verifyWebhook(header, request.body, secret)).toEqual({ valid: true });
+      expect(typeof header === 'string' && (await verifyWebhook(header, request.body, secret))).toEqual({ valid: true });
     }
+  });
+
+  it('say who sends them: User-Agent, and X-Client-User-Agent for browsers, which do not let User-Agent be set', async () => {
+    const { client } = recordingClient();
+    await client.orders.retrieve('1001');
+    const agent = `order-protection-sdk/${SDK_VERSION} node/${process.versions.node}`;
+    expect(SDK_VERSION).toBe('0.1.0');
+    expect(requests[0]?.headers['user-agent']).toBe(agent);
+    expect(requests[0]?.headers['x-client-user-agent']).toBe(agent);
+  });
+
+  it("carry a call's own headers, which cannot replace the key, the body's type or the Idempotency-Key", async () => {
+    const { client } = recordingClient();
+    const headers = { 'X-Trace-Id': 'trace-42', token: 'ak_live_forged', 'Content-Type': 'text/plain', 'Idempotency-Key': 'forged' };
+    const quote = await client.quotes.create({ cart: { covered: { amount: '1.00' } } }, { headers });
+    expect(requests[0]?.headers).toMatchObject({ 'x-trace-id': 'trace-42', token: KEY, 'content-type': 'application/json' });
+    expect(requests[0]?.headers['idempotency-key']).toBe(quote.lastResponse.idempotencyKey);
+    expect(quote.lastResponse.idempotencyKey).toMatch(UUID);
+  });
+
+  it('resolve with lastResponse read from the headers, non-enumerable', async () => {
+    script.push({
+      status: 201,
+      body: storedOrder,
+      headers: { 'ratelimit-limit': '120', 'ratelimit-remaining': '7', 'ratelimit-reset': '31', 'idempotent-replayed': 'true' },
+    });
+    const { client } = recordingClient();
+    const created = await client.orders.create(order());
+    expect(created.lastResponse).toEqual({
+      status: 201,
+      requestId: 'req_fake_1',
+      idempotencyKey: requests[0]?.headers['idempotency-key'],
+      replayed: true,
+      rateLimit: { limit: 120, remaining: 7, resetSeconds: 31 },
+      headers: expect.objectContaining({ 'x-request-id': 'req_fake_1', 'ratelimit-limit': '120' }),
+    });
+    expect(Object.getOwnPropertyDescriptor(created, 'lastResponse')?.enumerable).toBe(false);
+    expect(JSON.stringify(created)).toBe(JSON.stringify(storedOrder));
   });
 });

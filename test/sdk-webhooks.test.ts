@@ -1,7 +1,8 @@
 // The SDK's platform helper (sdk/src/webhooks.ts) against the server's own verifier: signed
-// messages are accepted, a wrong secret is an AuthenticationError, and the helper's signature is the
-// one the server checks.
+// messages are accepted, a wrong secret is an AuthenticationError, and the helper's Web Crypto
+// signature is the one the server's node:crypto code makes and checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signWebhook as serverSign, verifyWebhookSignature as serverVerify } from '../contract/webhook-signature.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import {
   AuthenticationError,
@@ -82,16 +83,44 @@ describe('sendPlatformMessage', () => {
 });
 
 describe('signWebhook and verifyWebhook', () => {
-  it('are the signature the server checks: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">', () => {
+  const at = new Date(1_800_000_000 * 1000);
+
+  it('are the signature the server checks: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">', async () => {
     const body = JSON.stringify(orderPlaced());
-    const header = signWebhook(SECRET, body, 1_800_000_000);
+    const header = await signWebhook(SECRET, body, 1_800_000_000);
     expect(header).toMatch(/^t=1800000000,v1=[0-9a-f]{64}$/);
-    const at = new Date(1_800_000_000 * 1000);
-    expect(verifyWebhook(header, body, SECRET, at)).toEqual({ valid: true });
-    expect(verifyWebhook(header, `${body} `, SECRET, at)).toEqual({ valid: false, reason: 'mismatch' });
-    expect(verifyWebhook(header, body, 'another-secret-0123456789', at)).toEqual({ valid: false, reason: 'mismatch' });
+    expect(header).toBe(serverSign(SECRET, body, 1_800_000_000));
+    // Known answer: HMAC-SHA256 of "1.x" keyed "key", computed with Python's hmac module.
+    expect(await signWebhook('key', 'x', 1)).toBe('t=1,v1=fc4913c41a7bf793267e2a384f3261c9436ec2cd097bd745e7b0d99113f510ec');
+    expect(await verifyWebhook(header, body, SECRET, at)).toEqual({ valid: true });
+    expect(await verifyWebhook(header, new TextEncoder().encode(body), SECRET, at)).toEqual({ valid: true });
+    expect(await verifyWebhook(header, `${body} `, SECRET, at)).toEqual({ valid: false, reason: 'mismatch' });
+    expect(await verifyWebhook(header, body, 'another-secret-0123456789', at)).toEqual({ valid: false, reason: 'mismatch' });
     const late = new Date((1_800_000_000 + WEBHOOK_TOLERANCE_SECONDS + 1) * 1000);
-    expect(verifyWebhook(header, body, SECRET, late)).toEqual({ valid: false, reason: 'expired' });
-    expect(verifyWebhook(undefined, body, SECRET)).toEqual({ valid: false, reason: 'missing' });
+    expect(await verifyWebhook(header, body, SECRET, late)).toEqual({ valid: false, reason: 'expired' });
+    expect(await verifyWebhook(undefined, body, SECRET)).toEqual({ valid: false, reason: 'missing' });
+    expect(await verifyWebhook('t=1800000000,v1=zz', body, SECRET, at)).toEqual({ valid: false, reason: 'malformed' });
+  });
+
+  it('agree with the server on every header, bytes included: rotation (two v1=), non-ASCII bodies, tampering', async () => {
+    const body = JSON.stringify({ ...orderPlaced(), note: 'Grüße, 東京 🚚' });
+    const bytes = new TextEncoder().encode(body);
+    const current = serverSign(SECRET, body, 1_800_000_000);
+    const previous = serverSign('the-secret-before-rotation-0123', body, 1_800_000_000);
+    const headers = [
+      current,
+      `${previous},${current.split(',')[1]}`,
+      previous,
+      current.replace(/.$/, (digit) => (digit === '0' ? '1' : '0')),
+      current.toUpperCase().replace('T=', 't=').replace('V1=', 'v1='),
+      't=1800000000',
+      '',
+    ];
+    for (const header of headers) {
+      const expected = serverVerify(header, body, SECRET, at);
+      expect(await verifyWebhook(header, body, SECRET, at), header).toEqual(expected);
+      expect(await verifyWebhook(header, bytes, SECRET, at), header).toEqual(expected);
+    }
+    expect(serverVerify(await signWebhook(SECRET, bytes, 1_800_000_000), Buffer.from(body), SECRET, at)).toEqual({ valid: true });
   });
 });

@@ -1,14 +1,19 @@
 // The merchant SDK end to end against the real server: every resource on its happy path, with
-// bodies and results typed from the contract, plus what the constructor refuses.
+// bodies and results typed from the API's own types, lastResponse, Idempotency-Key replays, the
+// request and response hooks, plus what the constructor refuses.
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   Client,
   NotFoundError,
   sendPlatformMessage,
+  UnprocessableError,
   type Order,
   type OrderRequest,
   type Quote,
+  type RequestEvent,
+  type ResponseEvent,
   type Shipment,
+  type WithLastResponse,
 } from '../sdk/src/index.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 
@@ -91,12 +96,12 @@ describe('every resource against the real server', () => {
     const client = new Client({ apiKey: shop.liveKey, baseUrl: `${service.baseUrl}/` });
 
     const quote = await client.quotes.create({ cart: { covered: { amount: '125.00', currency: 'USD' }, cart_ref: 'cart-1001' } });
-    expectTypeOf(quote).toEqualTypeOf<Quote>();
+    expectTypeOf(quote).toEqualTypeOf<WithLastResponse<Quote>>();
     expect(quote).toMatchObject({ premium: { currency: 'USD', amount: '1.88' }, covered: { amount: '125.00' }, cart_ref: 'cart-1001' });
 
     // Orders: create from the quote, read back, update (re-pricing), all by an id that needs encoding.
     const created = await client.orders.create(order(claimed, { quote_id: quote.id }));
-    expectTypeOf(created).toEqualTypeOf<Order>();
+    expectTypeOf(created).toEqualTypeOf<WithLastResponse<Order>>();
     expect(created).toMatchObject({ source_order_id: claimed, status: 'created', paid_to_insure: 1.88, amount_covered: 125, platform_id: 'api' });
     expect(await client.orders.retrieve(claimed)).toEqual(created);
     const updated = await client.orders.update(claimed, { subtotal: 200, customer_details: { phone: '+1 555 0199' } });
@@ -104,7 +109,7 @@ describe('every resource against the real server', () => {
 
     // Shipments: the number is normalised and its carrier detected; an undetectable one gets its carrier set.
     const shipment = await client.shipments.create({ tracking_number: '1Z 999 AA1 01 2345 6784', source_order_id: claimed });
-    expectTypeOf(shipment).toEqualTypeOf<Shipment>();
+    expectTypeOf(shipment).toEqualTypeOf<WithLastResponse<Shipment>>();
     expect(shipment).toMatchObject({ tracking_number: '1Z999AA10123456784', courier: 'ups', delivery_status: 'Active', cancelled_on: null });
     expect(await client.shipments.retrieve('1z999aa10123456784')).toMatchObject({ id: shipment.id });
     const unknown = await client.shipments.create({ tracking_number: 'SDK-NUMBER-42', source_order_id: claimed });
@@ -160,5 +165,96 @@ describe('every resource against the real server', () => {
     const address = { street_address1: '1 Main St', city: 'Springfield', province: 'IL' };
     expect(await client.addresses.verify({ address: { ...address, zip: '62701' } })).toMatchObject({ verdict: 'deliverable', deliverable: true });
     expect(await client.addresses.verify({ address: { ...address, zip: '00000' } })).toMatchObject({ verdict: 'undeliverable', deliverable: false });
+  });
+});
+
+describe('lastResponse', () => {
+  it('carries status, request id, rate limits and the key sent, and stays out of the JSON', async () => {
+    const client = new Client({ apiKey: shop.liveKey, baseUrl: service.baseUrl });
+    const quote = await client.quotes.create({ cart: { covered: { amount: '80.00' } } });
+    const { lastResponse } = quote;
+    expect(lastResponse).toMatchObject({ status: 201, replayed: false });
+    expect(lastResponse.requestId).toMatch(/^req_/);
+    expect(lastResponse.headers['x-request-id']).toBe(lastResponse.requestId);
+    expect(lastResponse.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // This service runs without rate limits, so no RateLimit-* headers (sdk-errors reads them from a limited one).
+    expect(lastResponse.headers['ratelimit-limit']).toBeUndefined();
+    expect(lastResponse.rateLimit).toBeUndefined();
+    // Non-enumerable: the result serialises, spreads and lists its keys as the API sent it.
+    expect(Object.keys(quote)).not.toContain('lastResponse');
+    expect(JSON.parse(JSON.stringify(quote))).toEqual({ ...quote });
+    expect(JSON.stringify(quote)).not.toMatch(/lastResponse|req_/);
+
+    const read = await client.billing.statement({ month });
+    expect(read.lastResponse).toMatchObject({ status: 200, idempotencyKey: undefined, replayed: false });
+  });
+});
+
+describe('Idempotency-Key against the real server', () => {
+  it('the same key and body replays the stored answer; the order exists once', async () => {
+    const client = new Client({ apiKey: shop.liveKey, baseUrl: service.baseUrl });
+    const body = order(`idem-${Date.now()}`);
+    const idempotencyKey = `order-${body.source_order_id}`;
+    const first = await client.orders.create(body, { idempotencyKey });
+    const again = await client.orders.create(body, { idempotencyKey });
+    expect(first.lastResponse).toMatchObject({ status: 201, replayed: false, idempotencyKey });
+    expect(again.lastResponse).toMatchObject({ status: 201, replayed: true, idempotencyKey });
+    expect(again).toEqual(first);
+    expect(await service.db.order.count({ where: { storeId: shop.store.id, sourceOrderId: body.source_order_id } })).toBe(1);
+  });
+
+  it('the same key with a different request is UnprocessableError, and changes nothing', async () => {
+    const client = new Client({ apiKey: shop.liveKey, baseUrl: service.baseUrl });
+    const body = order(`idem-diff-${Date.now()}`);
+    const idempotencyKey = `order-${body.source_order_id}`;
+    await client.orders.create(body, { idempotencyKey });
+    const error = await client.orders.create({ ...body, subtotal: 200 }, { idempotencyKey }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(UnprocessableError);
+    expect(error).toMatchObject({ status: 422, code: 'unprocessable', idempotencyKey });
+    expect(await client.orders.retrieve(body.source_order_id)).toMatchObject({ subtotal: 125 });
+  });
+
+  it('a test key accepts the header and stores nothing: the same key runs again', async () => {
+    const client = new Client({ apiKey: shop.testKey, baseUrl: service.baseUrl });
+    const body = order('idem-test-mode');
+    const first = await client.orders.create(body, { idempotencyKey: 'test-mode-key-1' });
+    const again = await client.orders.create(body, { idempotencyKey: 'test-mode-key-1' });
+    expect(first.lastResponse.replayed).toBe(false);
+    expect(again.lastResponse.replayed).toBe(false);
+    expect(again.id).not.toBe(first.id);
+    expect(again.id).toMatch(/^test_/);
+  });
+});
+
+describe('hooks', () => {
+  it("on('request') and on('response') see every attempt, off() stops them, and a throwing listener changes nothing", async () => {
+    const client = new Client({ apiKey: shop.liveKey, baseUrl: service.baseUrl });
+    const seen: Array<RequestEvent | ResponseEvent> = [];
+    const onRequest = (event: RequestEvent) => seen.push(event);
+    const onResponse = (event: ResponseEvent) => seen.push(event);
+    client.on('request', onRequest).on('response', onResponse);
+    client.on('response', () => {
+      throw new Error('a broken logger');
+    });
+    const quote = await client.quotes.create({ cart: { covered: { amount: '10.00' } } });
+    await client.orders.retrieve('no such order').catch(() => undefined);
+    expect(seen).toEqual([
+      { method: 'POST', path: '/v2/quotes', attempt: 1, idempotencyKey: quote.lastResponse.idempotencyKey },
+      {
+        method: 'POST',
+        path: '/v2/quotes',
+        attempt: 1,
+        idempotencyKey: quote.lastResponse.idempotencyKey,
+        status: 201,
+        requestId: quote.lastResponse.requestId,
+        replayed: false,
+        elapsedMs: expect.any(Number),
+      },
+      { method: 'GET', path: '/v2/orders/no%20such%20order', attempt: 1, idempotencyKey: undefined },
+      expect.objectContaining({ method: 'GET', status: 404, requestId: expect.stringMatching(/^req_/) }),
+    ]);
+    client.off('request', onRequest).off('response', onResponse);
+    await client.quotes.create({ cart: { covered: { amount: '10.00' } } });
+    expect(seen).toHaveLength(4);
   });
 });

@@ -1,19 +1,35 @@
 // The SDK's errors, after stripe-node's Error.ts: one base class carrying everything the API said,
 // and one subclass per family. Branch on the class and on `code` (the API's error_code), never on
 // the message text.
-import type { ErrorCode, FieldError } from '../../contract/errors.js';
+import { ERROR_CODES } from './routes.js';
 
-export type { ErrorCode, FieldError };
+type ErrorCodes = typeof ERROR_CODES;
+
+/**
+ * Every error_code the API answers, as a value: `ErrorCode.conflict === 'conflict'`. Compare
+ * `error.code` with these rather than with string literals, so a typo fails to compile.
+ */
+export const ErrorCode: { readonly [Code in ErrorCodes[number]]: Code } = Object.freeze(
+  Object.fromEntries(ERROR_CODES.map((code) => [code, code])) as { [Code in ErrorCodes[number]]: Code },
+);
+/** One of the API's error codes: 'invalid_request', 'conflict', 'rate_limited', ... */
+export type ErrorCode = ErrorCodes[number];
+
+/** One bad field of a request: `{ field: 'line_items[0].price', message: '...' }`. */
+export interface FieldIssue {
+  /** Path of the bad field from the body root, e.g. line_items[0].price. */
+  field: string;
+  /** What is wrong with it, in plain words. */
+  message: string;
+}
 
 export interface ErrorDetails {
   message: string;
-  /** HTTP status; undefined when no answer arrived (ConnectionError, TimeoutError). */
   status?: number;
-  /** The API's error_code; undefined when the answer was not in the API's error format. */
-  code?: ErrorCode | (string & {});
-  fieldErrors?: FieldError[];
+  code?: ErrorCode;
+  fieldErrors?: FieldIssue[];
   requestId?: string;
-  /** The answer's body as received (parsed JSON, or text), or the underlying failure. */
+  idempotencyKey?: string;
   raw?: unknown;
   headers?: Record<string, string>;
   cause?: unknown;
@@ -22,14 +38,24 @@ export interface ErrorDetails {
 /** Base of every error the SDK throws for a request that did not succeed. */
 export class OrderProtectionError extends Error {
   override readonly name: string = 'OrderProtectionError';
-  /** HTTP status; undefined when no answer arrived. */
+  /** HTTP status; undefined when no answer arrived (ConnectionError, TimeoutError). */
   readonly status: number | undefined;
-  /** The API's error_code, e.g. 'conflict'. Safe to branch on. */
-  readonly code: ErrorCode | (string & {}) | undefined;
+  /**
+   * The API's error_code, e.g. 'conflict': safe to branch on. Undefined when no answer arrived or
+   * the answer was not in the API's error format (a proxy's 502 page).
+   */
+  readonly code: ErrorCode | undefined;
   /** One element per bad field, with paths rooted at the body (line_items[0].price); often empty. */
-  readonly fieldErrors: FieldError[];
+  readonly fieldErrors: FieldIssue[];
   /** The answer's X-Request-Id: quote it to support. */
   readonly requestId: string | undefined;
+  /**
+   * The Idempotency-Key the call sent (writes only). After a ConnectionError or TimeoutError the
+   * outcome is unknown: call again with `{ idempotencyKey: error.idempotencyKey }` to get the
+   * answer the API stored, or to make the request if it never arrived.
+   */
+  readonly idempotencyKey: string | undefined;
+  /** The answer's body as received (parsed JSON, or text), or the underlying failure. */
   readonly raw: unknown;
   /** The answer's headers, lower-cased; empty when no answer arrived. */
   readonly headers: Record<string, string>;
@@ -40,6 +66,7 @@ export class OrderProtectionError extends Error {
     this.code = details.code;
     this.fieldErrors = details.fieldErrors ?? [];
     this.requestId = details.requestId;
+    this.idempotencyKey = details.idempotencyKey;
     this.raw = details.raw;
     this.headers = details.headers ?? {};
   }
@@ -65,17 +92,20 @@ export class NotFoundError extends OrderProtectionError {
   override readonly name: string = 'NotFoundError';
 }
 
-/** 409 conflict: the object already exists, or its state forbids the change. */
+/**
+ * 409 conflict: the object already exists, or its state forbids the change. (A 409 that only says
+ * the same Idempotency-Key is still being processed is retried by the SDK, as its Retry-After says.)
+ */
 export class ConflictError extends OrderProtectionError {
   override readonly name: string = 'ConflictError';
 }
 
-/** 422 unprocessable: a duplicate id within the request itself. */
+/** 422 unprocessable: a duplicate id within the request, or an Idempotency-Key reused for a different request. */
 export class UnprocessableError extends OrderProtectionError {
   override readonly name: string = 'UnprocessableError';
 }
 
-/** 429 rate_limited, once the SDK's own retries are spent. */
+/** 429 rate_limited, once the SDK's own retries are spent or Retry-After is longer than it may wait. */
 export class RateLimitError extends OrderProtectionError {
   override readonly name: string = 'RateLimitError';
   /** When to try again, from Retry-After (seconds, rounded up); undefined when it was absent. */
@@ -97,7 +127,7 @@ export class ConnectionError extends OrderProtectionError {
   override readonly name: string = 'ConnectionError';
 }
 
-/** No answer arrived within timeoutMs. A ConnectionError, so one catch handles both. */
+/** No answer arrived within timeoutMs (or the call's deadlineMs). A ConnectionError, so one catch handles both. */
 export class TimeoutError extends ConnectionError {
   override readonly name: string = 'TimeoutError';
 }
@@ -110,17 +140,19 @@ export interface ApiResponse {
 }
 
 /** The typed error for a non-2xx answer. `retryAfterMs` is the parsed Retry-After, if any. */
-export function errorFromResponse(response: ApiResponse, retryAfterMs?: number): OrderProtectionError {
+export function errorFromResponse(response: ApiResponse, retryAfterMs: number | undefined, idempotencyKey: string | undefined): OrderProtectionError {
   const { status, body } = response;
   const payload = errorPayload(body);
   const details: ErrorDetails = {
     status,
-    code: payload?.error_code,
+    // A code this SDK does not know yet is still passed on: the union is what it can promise.
+    code: payload?.error_code as ErrorCode | undefined,
     message: payload?.error ?? `The API answered HTTP ${status} without an error body in its error format.`,
     fieldErrors: payload?.errors ?? [],
     requestId: response.headers.get('x-request-id') ?? undefined,
+    idempotencyKey,
     raw: body,
-    headers: Object.fromEntries(response.headers.entries()),
+    headers: headerRecord(response.headers),
   };
   switch (status) {
     case 400:
@@ -137,23 +169,28 @@ export function errorFromResponse(response: ApiResponse, retryAfterMs?: number):
     case 422:
       return new UnprocessableError(details);
     case 429:
-      return new RateLimitError({
-        ...details,
-        retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
-      });
+      return new RateLimitError({ ...details, retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000) });
     default:
       return new APIError(details);
   }
 }
 
+export function headerRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
+}
+
 /** The API's error body ({error, error_code, errors}), read leniently so a new code still comes through. */
-function errorPayload(body: unknown): { error: string; error_code: string; errors: FieldError[] } | undefined {
+function errorPayload(body: unknown): { error: string; error_code: string; errors: FieldIssue[] } | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const { error, error_code, errors } = body as Record<string, unknown>;
   if (typeof error !== 'string' || typeof error_code !== 'string') return undefined;
   const fieldErrors = Array.isArray(errors)
     ? errors.filter(
-        (item): item is FieldError =>
+        (item): item is FieldIssue =>
           typeof item === 'object' && item !== null && typeof item.field === 'string' && typeof item.message === 'string',
       )
     : [];

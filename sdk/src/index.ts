@@ -1,13 +1,22 @@
-// The merchant SDK, built from the same contract as the server: every route, body and response is
-// typed from contract/, so the SDK cannot drift from the API.
+// The merchant SDK. Requests and responses are typed from the API's own OpenAPI document
+// (types.ts), routes come from its contract (routes.ts), and it needs nothing at run time but
+// fetch and Web Crypto: no dependencies, any runtime with those (Node 20+, Deno, Bun, edge workers).
 //
 //   const client = new Client({ apiKey: process.env.ORDER_PROTECTION_KEY!, baseUrl: 'https://api.example.com' });
 //   const order = await client.orders.create({ source_order_id: '1001', ... });
 //
-// Every method resolves with the success body or throws an OrderProtectionError subclass; branch on
-// the class and on `code`, never on the message.
+// Every method resolves with the success body (with a non-enumerable lastResponse) or throws an
+// OrderProtectionError subclass; branch on the class and on `code`, never on the message.
 export { Client, Quotes, Orders, Shipments, Addresses, Claims, Billing, type ClientOptions, type KeyMode } from './client.js';
-export type { RequestOptions } from './transport.js';
+export type {
+  ClientEvents,
+  LastResponse,
+  RequestEvent,
+  RequestOptions,
+  ResponseEvent,
+  TransportOptions,
+  WithLastResponse,
+} from './transport.js';
 export {
   OrderProtectionError,
   AuthenticationError,
@@ -20,10 +29,12 @@ export {
   APIError,
   ConnectionError,
   TimeoutError,
-  type ErrorCode,
-  type FieldError,
+  ErrorCode,
+  type FieldIssue,
 } from './errors.js';
 export type { RetryEvent } from './retry.js';
+export { toAmount, toAmountString, toCents } from './money.js';
+export { SDK_VERSION } from './routes.js';
 export {
   sendPlatformMessage,
   signWebhook,
@@ -34,7 +45,3 @@ export {
   type WebhookSignatureCheck,
 } from './webhooks.js';
 export type * from './types.js';
-/** The raw REST types generated from openapi.json, for openapi-fetch and other OpenAPI tools. */
-export type { paths, components, operations } from './rest-types.js';
-export { contract } from '../../contract/index.js';
-export type { Contract } from '../../contract/index.js';

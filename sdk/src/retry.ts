@@ -1,14 +1,14 @@
 // When and how long to retry, after stripe-node's RequestSender: network errors, timeouts, 429 and
 // 5xx are retried with capped exponential backoff and jitter; any other answer is final. Unlike
-// Stripe we honour Retry-After (seconds or an HTTP date, capped). Each attempt has its own deadline
-// through an AbortController.
+// Stripe we honour Retry-After (seconds or an HTTP date), but never wait longer than
+// maxRetryDelayMs nor past the call's deadline: a checkout cannot hang on a rate limit.
+// Every write carries an Idempotency-Key reused by its retries, so a retry after a lost answer
+// replays the stored answer instead of acting twice.
 import { ConnectionError, TimeoutError, type ApiResponse } from './errors.js';
 
-/** First retry waits 0.5 s; each next one doubles, up to 5 s (before jitter). */
-export const INITIAL_RETRY_DELAY_MS = 500;
-export const MAX_RETRY_DELAY_MS = 5_000;
-/** A Retry-After longer than this is waited for this long only. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+/** First retry waits 0.5 s; each next one doubles, up to maxRetryDelayMs (before jitter). */
+const INITIAL_RETRY_DELAY_MS = 500;
+export const DEFAULT_MAX_RETRY_DELAY_MS = 5_000;
 
 /** Emitted before each retry: which attempt failed, how, and how long the SDK waits. */
 export interface RetryEvent {
@@ -27,24 +27,28 @@ export interface RetrySettings {
   maxRetries: number;
   /** Deadline of each attempt, body included. */
   timeoutMs: number;
+  /** Deadline of the whole call, every attempt and wait included; undefined for none. */
+  deadlineMs: number | undefined;
+  /** The longest the SDK waits before a retry, Retry-After included. */
+  maxRetryDelayMs: number;
   sleep: (ms: number) => Promise<void>;
   /** A number in [0, 1), for jitter. */
   random: () => number;
   /** Milliseconds since the epoch, for Retry-After dates. */
   now: () => number;
-  onRetry?: (event: RetryEvent) => void;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
 }
 
 export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The wait before retry number `retry` (from 1): min(0.5 s × 2^(retry-1), 5 s), jittered down to as
- * little as half of that, and never below 0.5 s, as stripe-node does.
+ * The wait before retry number `retry` (from 1): min(0.5 s × 2^(retry-1), cap), jittered down to as
+ * little as half of that, and never below 0.5 s (nor above the cap), as stripe-node does.
  */
-export function backoffDelayMs(retry: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(INITIAL_RETRY_DELAY_MS * 2 ** (retry - 1), MAX_RETRY_DELAY_MS);
+export function backoffDelayMs(retry: number, random: () => number = Math.random, capMs: number = DEFAULT_MAX_RETRY_DELAY_MS): number {
+  const ceiling = Math.min(INITIAL_RETRY_DELAY_MS * 2 ** (retry - 1), capMs);
   const jittered = ceiling * (0.5 + 0.5 * random());
-  return Math.round(Math.max(INITIAL_RETRY_DELAY_MS, jittered));
+  return Math.round(Math.min(capMs, Math.max(INITIAL_RETRY_DELAY_MS, jittered)));
 }
 
 /**
@@ -61,117 +65,126 @@ export function parseRetryAfterMs(value: string | null | undefined, nowMs: numbe
   return Math.max(0, date - nowMs);
 }
 
-/** Whether an answer with this status is worth another attempt. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 429 || status >= 500;
+/**
+ * Whether an answer is worth another attempt: 429 and 5xx; and a 409 with Retry-After to a request
+ * that sent an Idempotency-Key, which says an attempt with the same key is still being processed
+ * (a real conflict has no Retry-After).
+ */
+export function isRetryable(response: ApiResponse, sentIdempotencyKey: boolean): boolean {
+  const { status } = response;
+  if (status === 429 || status >= 500) return true;
+  return status === 409 && sentIdempotencyKey && response.headers.has('retry-after');
 }
 
-/** The outcome of the exchange: the final answer, and whether an earlier attempt may have landed. */
-export interface Exchange {
-  response: ApiResponse;
-  attempts: number;
-  /**
-   * True when an earlier attempt ended without telling whether the API acted on it: a network
-   * error after the request was sent, a timeout, or a 5xx. A 409 on a create then means the first
-   * attempt landed: source_order_id is unique per store, so only an earlier attempt can hold it.
-   */
-  earlierOutcomeUnknown: boolean;
+export interface ExchangeControl {
+  /** Aborts the call: the current attempt and any retry. The call rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /** The Idempotency-Key the request carries, if any: it makes a 409 with Retry-After retryable, and failures carry it. */
+  idempotencyKey?: string | undefined;
 }
 
-export interface ExchangeOptions {
-  /**
-   * Retry after an attempt whose outcome is unknown (see Exchange.earlierOutcomeUnknown). Off for
-   * a create the API cannot deduplicate, where a retry could act twice; 429 and a refused
-   * connection are still retried, since the API certainly did not act on those.
-   */
-  retryUnknownOutcome?: boolean;
-}
-
-type Attempt = { response: ApiResponse } | { failure: ConnectionError; sent: boolean };
+type Attempt = { response: ApiResponse } | { failure: ConnectionError };
 
 /**
- * Runs `send` until it gets a final answer or the retries are spent. Resolves with the last answer,
- * whatever its status (the caller maps it to a result or an error); rejects with ConnectionError or
- * TimeoutError when the last attempt got no answer.
+ * Runs `send` until it gets a final answer, the retries are spent, or the next wait would outlast
+ * maxRetryDelayMs or the deadline. Resolves with the last answer, whatever its status (the caller
+ * maps it to a result or an error); rejects with ConnectionError or TimeoutError when the last
+ * attempt got no answer, and with the signal's reason when the caller aborted.
  */
 export async function exchangeWithRetries(
-  send: (signal: AbortSignal) => Promise<ApiResponse>,
+  send: (signal: AbortSignal, attempt: number) => Promise<ApiResponse>,
   settings: RetrySettings,
-  options: ExchangeOptions = {},
-): Promise<Exchange> {
-  const retryUnknownOutcome = options.retryUnknownOutcome ?? true;
-  let earlierOutcomeUnknown = false;
+  control: ExchangeControl = {},
+): Promise<ApiResponse> {
+  const startedAt = settings.now();
+  const deadlineAt = settings.deadlineMs === undefined ? Number.POSITIVE_INFINITY : startedAt + settings.deadlineMs;
   for (let attempt = 1; ; attempt += 1) {
-    const result = await attemptOnce(send, settings.timeoutMs, attempt - 1);
-    const retriesLeft = attempt <= settings.maxRetries;
+    control.signal?.throwIfAborted();
+    const attemptTimeoutMs = Math.min(settings.timeoutMs, deadlineAt - settings.now());
+    const result = await attemptOnce((signal) => send(signal, attempt), attemptTimeoutMs, attempt - 1, control);
     let delayMs: number;
-    let outcomeUnknown: boolean;
     if ('response' in result) {
       const { response } = result;
-      outcomeUnknown = response.status >= 500;
-      if (!isRetryableStatus(response.status) || !retriesLeft || (outcomeUnknown && !retryUnknownOutcome)) {
-        return { response, attempts: attempt, earlierOutcomeUnknown };
-      }
+      if (!isRetryable(response, control.idempotencyKey !== undefined) || attempt > settings.maxRetries) return response;
       const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'), settings.now());
-      delayMs = retryAfterMs === undefined ? backoffDelayMs(attempt, settings.random) : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
+      // Told to wait longer than the SDK may: the answer is final now, not after a wait the caller did not allow.
+      if (retryAfterMs !== undefined && retryAfterMs > settings.maxRetryDelayMs) return response;
+      delayMs = retryAfterMs ?? backoffDelayMs(attempt, settings.random, settings.maxRetryDelayMs);
+      if (settings.now() + delayMs >= deadlineAt) return response;
     } else {
-      outcomeUnknown = result.sent;
-      if (!retriesLeft || (outcomeUnknown && !retryUnknownOutcome)) throw result.failure;
-      delayMs = backoffDelayMs(attempt, settings.random);
+      if (attempt > settings.maxRetries) throw result.failure;
+      delayMs = backoffDelayMs(attempt, settings.random, settings.maxRetryDelayMs);
+      if (settings.now() + delayMs >= deadlineAt) throw result.failure;
     }
-    earlierOutcomeUnknown ||= outcomeUnknown;
     settings.onRetry?.({
       attempt,
       delayMs,
       status: 'response' in result ? result.response.status : undefined,
       error: 'failure' in result ? result.failure : undefined,
     });
-    await settings.sleep(delayMs);
+    await abortable(settings.sleep(delayMs), control.signal);
   }
 }
 
-async function attemptOnce(send: (signal: AbortSignal) => Promise<ApiResponse>, timeoutMs: number, retriesSoFar: number): Promise<Attempt> {
+/** `promise`, unless the caller aborts first: then its reason. */
+async function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  signal.throwIfAborted();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([promise, aborted]);
+  } finally {
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * One attempt under its own deadline. The deadline is raced as well as signalled, so it holds
+ * even with a fetch that ignores its abort signal; the caller's signal aborts it too.
+ */
+async function attemptOnce(
+  send: (signal: AbortSignal) => Promise<ApiResponse>,
+  timeoutMs: number,
+  retriesSoFar: number,
+  { signal: callerSignal, idempotencyKey }: ExchangeControl,
+): Promise<Attempt> {
   const controller = new AbortController();
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  // The race settles the attempt at the deadline even with a fetch that ignores its signal.
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
       reject(new Error(`attempt timed out after ${timeoutMs} ms`));
-    }, timeoutMs);
+    }, Math.max(0, timeoutMs));
   });
+  const onCallerAbort = () => controller.abort(callerSignal?.reason);
+  callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
   const sending = (async () => send(controller.signal))();
   sending.catch(() => {}); // once the deadline has won, a late failure of the abandoned attempt is moot
   try {
-    return { response: await Promise.race([sending, deadline]) };
+    return { response: await abortable(Promise.race([sending, deadline]), callerSignal) };
   } catch (error) {
+    callerSignal?.throwIfAborted();
     const retried = retriesSoFar > 0 ? ` The request was retried ${retriesSoFar} time${retriesSoFar === 1 ? '' : 's'}.` : '';
     if (timedOut) {
-      return {
-        failure: new TimeoutError({ message: `No answer from the API within ${timeoutMs} ms.${retried}`, raw: error, cause: error }),
-        sent: true,
-      };
+      const message = `No answer from the API within ${Math.round(timeoutMs)} ms.${retried}`;
+      return { failure: new TimeoutError({ message, idempotencyKey, raw: error, cause: error }) };
     }
     const code = networkErrorCode(error);
-    return {
-      failure: new ConnectionError({
-        message: `Could not get an answer from the API${code ? ` (${code})` : ''}.${retried}`,
-        raw: error,
-        cause: error,
-      }),
-      sent: !(code !== undefined && NOT_SENT_CODES.has(code)),
-    };
+    const message = `Could not get an answer from the API${code ? ` (${code})` : ''}.${retried}`;
+    return { failure: new ConnectionError({ message, idempotencyKey, raw: error, cause: error }) };
   } finally {
     clearTimeout(timer);
+    callerSignal?.removeEventListener('abort', onCallerAbort);
   }
 }
 
-/** Failures before a connection existed: the request certainly never reached the API. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
-
-/** The system or undici code behind a fetch failure (TypeError: fetch failed, cause: {code}). */
+/** The system or undici code behind a fetch failure (TypeError: fetch failed, cause: {code}), for the message. */
 function networkErrorCode(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current !== null && typeof current === 'object' && depth < 5; depth += 1) {
     const { code, cause, errors } = current as { code?: unknown; cause?: unknown; errors?: unknown };
