@@ -250,7 +250,10 @@ beforeAll(async () => {
       const { stdout, stderr } = await run('npm', ['pack', '--json', '--pack-destination', workDir], sdkDir);
       const [entry] = JSON.parse(stdout.slice(stdout.indexOf('\n[') + 1)) as Array<{ filename: string; files: Array<{ path: string }> }>;
       if (!entry) throw new Error(`npm pack printed no entry: ${stdout}`);
-      return { filename: entry.filename, files: entry.files.map((file) => file.path).sort(), output: stdout + stderr };
+      // Without colours: tsup colours its log where it thinks the terminal can (CI=true is enough).
+      // eslint-disable-next-line no-control-regex
+      const output = (stdout + stderr).replace(/\u001b\[[0-9;]*m/g, '');
+      return { filename: entry.filename, files: entry.files.map((file) => file.path).sort(), output };
     }),
   ]);
   shop = await seedStore(service.db);
