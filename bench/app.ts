@@ -4,16 +4,12 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import express from 'express';
 import { addressesContract } from '../contract/index.js';
-import { createOfflineVerifier } from '../server/addresses/offline.js';
-import { composeService, type Service } from '../server/compose.js';
+import { composeService, offlineServiceOptions, type Service } from '../server/compose.js';
 import type { Database } from '../server/db/client.js';
 import type { StoreScope } from '../server/domain/actor.js';
-import { systemClock } from '../server/domain/clock.js';
 import { toStoreContext } from '../server/domain/stores.js';
 import { BODY_LIMIT_BYTES } from '../server/http/body.js';
-import { createLogger } from '../server/logger.js';
 import { addressesRouter } from '../server/routes/addresses.js';
-import { createSandboxProvider } from '../server/tracking/sandbox.js';
 
 export interface BenchApp {
   app: express.Express;
@@ -22,17 +18,7 @@ export interface BenchApp {
 }
 
 async function startBenchService(databaseUrl: string, poolSize: number): Promise<{ service: Service; stop(): Promise<void> }> {
-  const service = await composeService({
-    databaseUrl,
-    poolSize,
-    clock: systemClock,
-    logger: createLogger('silent'),
-    tracking: { provider: createSandboxProvider(), pollIntervalSeconds: 3600, workers: false },
-    addresses: { verifier: createOfflineVerifier(), timeoutMs: 3000 },
-    rateLimits: null,
-    metrics: { processMetrics: false, exposeOnApiPort: false },
-    trustedProxies: 0,
-  });
+  const service = await composeService(offlineServiceOptions(databaseUrl, poolSize));
   return {
     service,
     stop: async () => {

@@ -4,7 +4,15 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import { contract } from './index.js';
 import { ROUTE_COMPATIBILITY_TAG } from './route-compatibility.js';
-import { acceptsIdempotencyKey, policyOf, type RouteAuth } from './policy.js';
+import {
+  acceptsIdempotencyKey,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENT_REPLAYED_HEADER,
+  policyOf,
+  type RouteAuth,
+} from './policy.js';
 import { errorDescriptions, type ErrorStatus } from './errors.js';
 
 interface ResponseLike {
@@ -55,7 +63,7 @@ const HEADERS = {
       'request with the same Idempotency-Key still runs.',
     schema: { type: 'integer', minimum: 1 },
   },
-  'Idempotent-Replayed': {
+  [IDEMPOTENT_REPLAYED_HEADER]: {
     description: 'true when this answer is the stored answer of an earlier request with the same Idempotency-Key (nothing ran again).',
     schema: { type: 'string', enum: ['true'] },
   },
@@ -63,7 +71,7 @@ const HEADERS = {
 
 /** The request header of every POST and PATCH of the merchant API (contract/policy.ts, acceptsIdempotencyKey). */
 const IDEMPOTENCY_KEY_PARAMETER = {
-  name: 'Idempotency-Key',
+  name: IDEMPOTENCY_KEY_HEADER,
   in: 'header',
   required: false,
   description:
@@ -71,7 +79,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
     'the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key ' +
     'with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. ' +
     'Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.',
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN.source },
   example: '5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90',
 } as const;
 
@@ -89,7 +97,7 @@ function responseHeaders(auth: RouteAuth | undefined, status: string, idempotent
     for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const) headers[name] = headerRef(name);
   }
   if (status === '429' || status === '500' || (idempotent && status === '409')) headers['Retry-After'] = headerRef('Retry-After');
-  if (idempotent && status.startsWith('2')) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+  if (idempotent && status.startsWith('2')) headers[IDEMPOTENT_REPLAYED_HEADER] = headerRef(IDEMPOTENT_REPLAYED_HEADER);
   return headers;
 }
 

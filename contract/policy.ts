@@ -57,6 +57,14 @@ export function policyOf(metadata: unknown): RoutePolicy | undefined {
   return policy?.auth === undefined || policy.rateLimit === undefined || policy.body === undefined ? undefined : (policy as RoutePolicy);
 }
 
+/** The request header that makes a write safe to retry (README, Idempotency). */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+/** The answer header marking a replay of a kept answer. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** A key: 1 to 255 visible ASCII characters, no spaces (a UUID is a good one). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
 /**
  * Whether a route takes an Idempotency-Key header (README, Idempotency): every POST and PATCH of
  * the merchant API, whose answer a retry could otherwise not tell from a second request.

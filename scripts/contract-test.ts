@@ -14,42 +14,25 @@ import { promisify } from 'node:util';
 import newman, { type NewmanRunSummary } from 'newman';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { CollectionDefinition } from 'postman-collection';
-import { createOfflineVerifier } from '../server/addresses/offline.js';
-import { composeService } from '../server/compose.js';
-import { ensureDatabase, startEmbeddedCluster } from '../server/db/embedded.js';
-import { migrate } from '../server/db/migrate.js';
+import { composeService, offlineServiceOptions } from '../server/compose.js';
+import { resolveDatabase } from '../server/db/resolve.js';
 import type { Actor } from '../server/domain/actor.js';
 import { issueApiKey } from '../server/domain/api-keys.js';
-import { systemClock } from '../server/domain/clock.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { createStore } from '../server/domain/stores.js';
 import { createGracefulServer } from '../server/http/graceful-server.js';
-import { createLogger } from '../server/logger.js';
-import { createSandboxProvider } from '../server/tracking/sandbox.js';
 import { contractTestCollection, type SigningSecrets } from './contract-test/collection.js';
 import { portmanConfig } from './contract-test/portman-config.js';
+import { figures } from './contract-test/report.js';
 
 const root = resolve(import.meta.dirname, '..');
 const OPERATOR: Actor = { kind: 'operator', name: 'contract-test' };
 
 async function startServer(dataDir: string, easyPostWebhookSecret: string) {
-  const cluster = await startEmbeddedCluster({ dataDir });
-  await ensureDatabase(cluster.urlFor('postgres'), 'contract_test');
-  const databaseUrl = cluster.urlFor('contract_test');
-  await migrate(databaseUrl);
-  const service = await composeService({
-    databaseUrl,
-    poolSize: 10,
-    clock: systemClock,
-    logger: createLogger('silent'),
-    tracking: { provider: createSandboxProvider(), pollIntervalSeconds: 3600, workers: false },
-    addresses: { verifier: createOfflineVerifier(), timeoutMs: 3000 },
-    // The run sends a few hundred requests in seconds; limits are tested elsewhere.
-    rateLimits: null,
-    metrics: { processMetrics: false, exposeOnApiPort: false },
-    trustedProxies: 0,
-    easyPostWebhookSecret,
-  });
+  // The embedded PostgreSQL as `npm start` makes it, on a data directory of its own.
+  const database = await resolveDatabase({ databaseUrl: undefined, dataDir });
+  // Without rate limits: the run sends a few hundred requests in seconds; limits are tested elsewhere.
+  const service = await composeService({ ...offlineServiceOptions(database.url, 10), easyPostWebhookSecret });
   const server = createGracefulServer(service.app).server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -59,7 +42,7 @@ async function startServer(dataDir: string, easyPostWebhookSecret: string) {
     stop: async () => {
       await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
       for (const step of service.stopSteps()) await step.run();
-      await cluster.stop();
+      await database.embedded?.stop();
     },
   };
 }
@@ -127,31 +110,6 @@ async function main(): Promise<number> {
     await server.stop();
     rmSync(workDir, { recursive: true, force: true });
   }
-}
-
-function figures(summary: NewmanRunSummary, collection: ReturnType<typeof contractTestCollection>) {
-  const stats = summary.run.stats;
-  return {
-    requests: stats.requests.total,
-    checks: stats.assertions.total,
-    failedChecks: stats.assertions.failed,
-    operations: collection.operationsCovered,
-    linksFollowed: collection.linksFollowed,
-    positiveRequests: collection.positiveRequests,
-    negativeRequests: collection.negativeRequests,
-    variationsNotApplicable: collection.variationsNotApplicable,
-    failures: summary.run.failures.map((failure) => {
-      const ref = 'ref' in failure.cursor ? failure.cursor.ref : undefined;
-      const execution = summary.run.executions.find((candidate) => candidate.cursor.ref === ref);
-      return {
-        request: failure.source?.name ?? 'unknown',
-        check: failure.error.test ?? failure.error.name,
-        message: failure.error.message,
-        sent: execution ? `${execution.request.method} ${execution.request.url.toString()} ${execution.request.body?.toString() ?? ''}` : null,
-        answered: execution?.response ? `${execution.response.code} ${execution.response.stream?.toString('utf8') ?? ''}` : null,
-      };
-    }),
-  };
 }
 
 main().then(

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import { contract, ErrorCode } from '../contract/index.js';
-import { acceptsIdempotencyKey } from '../contract/policy.js';
+import { acceptsIdempotencyKey, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HEADER } from '../contract/policy.js';
 
 export const routesPath = fileURLToPath(new URL('../sdk/src/routes.ts', import.meta.url));
 export const typesPath = fileURLToPath(new URL('../sdk/src/types.ts', import.meta.url));
@@ -93,6 +93,11 @@ export function renderRoutes(): string {
     '',
     "/** Every error_code the API answers (the contract's ErrorCode). */",
     `export const ERROR_CODES = ${list(ErrorCode.options)} as const;`,
+    '',
+    "/** The contract's idempotency headers, and the form of a key. */",
+    `export const IDEMPOTENCY_KEY_HEADER = '${IDEMPOTENCY_KEY_HEADER}';`,
+    `export const IDEMPOTENT_REPLAYED_HEADER = '${IDEMPOTENT_REPLAYED_HEADER}';`,
+    `export const IDEMPOTENCY_KEY_PATTERN = ${IDEMPOTENCY_KEY_PATTERN.toString()};`,
     '',
     'export interface Route {',
     "  readonly method: 'GET' | 'POST' | 'PATCH';",

@@ -1,21 +1,24 @@
 // The composition root: the one place where the service's parts are built and wired, for the
-// server (main.ts), the tests (test/support/service.ts), the benchmark (bench/app.ts) and the
-// admin CLI (server/cli/admin.ts). Every
+// server (main.ts), the tests (test/support/service.ts), the benchmark (bench/app.ts), the contract
+// test (scripts/contract-test.ts) and the admin CLI (server/cli/admin.ts). Every
 // part with state (pools, caches, queues, counters) is made here, per service: nothing is kept in
 // module state, so two services in one process never share anything by accident.
 import type express from 'express';
 import type { Logger } from 'pino';
+import { createOfflineVerifier } from './addresses/offline.js';
 import { createApp } from './app.js';
 import { createDatabase, type Database } from './db/client.js';
 import type { AppDeps } from './deps.js';
 import type { VerificationSettings } from './domain/address-verification.js';
 import { startApiKeyCache, type ApiKeyCache } from './domain/api-key-cache.js';
-import type { Clock } from './domain/clock.js';
+import { systemClock, type Clock } from './domain/clock.js';
 import type { TrackingProvider } from './domain/tracking.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createRateLimiting, type RateLimiting, type RateLimitSettings } from './http/rate-limit.js';
 import { startIdempotencySweep } from './jobs/idempotency-sweep.js';
 import { startTrackingJobs, type TrackingJobs } from './jobs/tracking-jobs.js';
+import { createLogger } from './logger.js';
+import { createSandboxProvider } from './tracking/sandbox.js';
 
 export interface ServiceOptions {
   databaseUrl: string;
@@ -50,6 +53,25 @@ export interface Service {
   rateLimiting: RateLimiting | undefined;
   /** The stop steps in order (the job workers, the limits, the key cache, the database), named for logs. */
   stopSteps(): Array<{ name: string; run: () => Promise<unknown> }>;
+}
+
+/**
+ * A service that reaches nothing outside this machine and says nothing: a silent logger, the sandbox
+ * tracking provider with no workers, the offline address verifier, no rate limits and no process
+ * metrics. What the benchmark and the contract test run.
+ */
+export function offlineServiceOptions(databaseUrl: string, poolSize: number): ServiceOptions {
+  return {
+    databaseUrl,
+    poolSize,
+    clock: systemClock,
+    logger: createLogger('silent'),
+    tracking: { provider: createSandboxProvider(), pollIntervalSeconds: 3600, workers: false },
+    addresses: { verifier: createOfflineVerifier(), timeoutMs: 3000 },
+    rateLimits: null,
+    metrics: { processMetrics: false, exposeOnApiPort: false },
+    trustedProxies: 0,
+  };
 }
 
 /** The admin CLI's parts: the database handle only (it serves nothing and works no queue). */

@@ -6,19 +6,9 @@ import { promisify } from 'node:util';
 import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { documentLinks, documentOperations } from '../scripts/contract-test/portman-config.js';
+import type { ContractTestReport } from '../scripts/contract-test/report.js';
 
 const run = promisify(execFile);
-
-interface ContractTestReport {
-  requests: number;
-  checks: number;
-  failedChecks: number;
-  operations: number;
-  linksFollowed: number;
-  positiveRequests: number;
-  negativeRequests: number;
-  failures: Array<{ request: string; check: string; message: string }>;
-}
 
 describe('npm run contract-test', () => {
   it('sends positive, negative and linked requests for every operation, and every check passes', async () => {

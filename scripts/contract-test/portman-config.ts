@@ -8,6 +8,7 @@ import type {
   VariationTestConfig,
 } from '@apideck/portman/dist/types/PortmanConfig.js';
 import type { OpenAPIV3 } from 'openapi-types';
+import { IDEMPOTENCY_KEY_HEADER } from '../../contract/policy.js';
 
 export interface DocumentOperation {
   id: string;
@@ -154,8 +155,8 @@ export function portmanConfig(document: OpenAPIV3.Document): PortmanConfig {
   // A new Idempotency-Key for every request sent: a key shared by a request and its fuzzed
   // variations would rightly answer them 422 (the same key, another request).
   for (const operation of operations) {
-    const takesKey = (operation.operation.parameters ?? []).some((parameter) => 'name' in parameter && parameter.name === 'Idempotency-Key');
-    if (takesKey) overwrites.push({ openApiOperationId: operation.id, overwriteRequestHeaders: [{ key: 'Idempotency-Key', value: '{{$guid}}' }] });
+    const takesKey = (operation.operation.parameters ?? []).some((parameter) => 'name' in parameter && parameter.name === IDEMPOTENCY_KEY_HEADER);
+    if (takesKey) overwrites.push({ openApiOperationId: operation.id, overwriteRequestHeaders: [{ key: IDEMPOTENCY_KEY_HEADER, value: '{{$guid}}' }] });
   }
 
   // Two operations that create what their links read back by the same field (Route's v1 order

@@ -7,6 +7,11 @@ export const SDK_VERSION = '0.1.0';
 /** Every error_code the API answers (the contract's ErrorCode). */
 export const ERROR_CODES = ['invalid_request', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'conflict', 'payload_too_large', 'unprocessable', 'rate_limited', 'internal_error', 'order_not_yet_ingested'] as const;
 
+/** The contract's idempotency headers, and the form of a key. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
 export interface Route {
   readonly method: 'GET' | 'POST' | 'PATCH';
   /** With {name} for each path parameter. */

@@ -5,7 +5,7 @@
 // Deno, Bun, edge workers and browsers alike.
 import { APIError, errorFromResponse, headerRecord, type ApiResponse } from './errors.js';
 import { DEFAULT_MAX_RETRY_DELAY_MS, exchangeWithRetries, parseRetryAfterMs, realSleep, type RetryEvent, type RetrySettings } from './retry.js';
-import { SDK_VERSION, type Route } from './routes.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HEADER, SDK_VERSION, type Route } from './routes.js';
 
 /** Options of one call, overriding the client's. */
 export interface RequestOptions {
@@ -150,8 +150,7 @@ export interface TransportSetup {
 }
 
 /** Headers a caller's `headers` cannot replace: what authenticates and frames the request. */
-const RESERVED_HEADERS = new Set(['token', 'authorization', 'content-type', 'idempotency-key', 'x-webhook-signature']);
-const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const RESERVED_HEADERS = new Set(['token', 'authorization', 'content-type', IDEMPOTENCY_KEY_HEADER.toLowerCase(), 'x-webhook-signature']);
 const USER_AGENT = `order-protection-sdk/${SDK_VERSION} ${runtimeName()}`;
 
 export class Transport {
@@ -225,7 +224,7 @@ export class Transport {
         ...extra,
         ...this.setup.headers,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
+        ...(idempotencyKey === undefined ? {} : { [IDEMPOTENCY_KEY_HEADER.toLowerCase()]: idempotencyKey }),
         ...(this.setup.attemptHeaders === undefined ? {} : await this.setup.attemptHeaders(body ?? '')),
       };
       const event: RequestEvent = { method: route.method, path, attempt, idempotencyKey };
@@ -237,7 +236,7 @@ export class Transport {
         ...event,
         status: response.status,
         requestId: response.headers.get('x-request-id') ?? undefined,
-        replayed: response.headers.get('idempotent-replayed') === 'true',
+        replayed: response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true',
         elapsedMs: this.settings.now() - started,
       });
       return { status: response.status, body: parseBody(text, response.headers.get('content-type')), headers: response.headers };
@@ -262,7 +261,7 @@ export class Transport {
       status: response.status,
       requestId,
       idempotencyKey,
-      replayed: response.headers.get('idempotent-replayed') === 'true',
+      replayed: response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true',
       rateLimit: rateLimitOf(response.headers),
       headers: headerRecord(response.headers),
     };

@@ -12,7 +12,7 @@ export interface ResolvedDatabase {
   embedded: EmbeddedCluster | null;
 }
 
-export async function resolveDatabase(config: Config, onLog?: (message: string) => void): Promise<ResolvedDatabase> {
+export async function resolveDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, onLog?: (message: string) => void): Promise<ResolvedDatabase> {
   if (config.databaseUrl !== undefined) {
     await migrate(config.databaseUrl);
     return { url: config.databaseUrl, embedded: null };

@@ -4,10 +4,9 @@
 // runs, it is refused. One row per store and key, claimed by a single INSERT, so that requests
 // sharing a key run once whichever instance receives them.
 import { createHash } from 'node:crypto';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from '../../contract/policy.js';
 import type { Database, Prisma } from '../db/client.js';
 
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
 /**
  * A key still marked running after this long belongs to a request whose instance died (every
@@ -18,12 +17,12 @@ export const ABANDONED_AFTER_SECONDS = 120;
 /** What a caller waits before retrying while the first request still runs. */
 export const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
 
-/** Why a presented key cannot be used, or null when it can: 1 to 255 visible ASCII characters. */
+/** Why a presented key cannot be used (the contract's IDEMPOTENCY_KEY_PATTERN), or null when it can. */
 export function idempotencyKeyProblem(key: string): string | null {
+  if (IDEMPOTENCY_KEY_PATTERN.test(key)) return null;
   if (key.length === 0) return 'must not be empty';
   if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) return `must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`;
-  if (!/^[\x21-\x7e]+$/.test(key)) return 'must be visible ASCII characters, without spaces (a UUID is a good key)';
-  return null;
+  return 'must be visible ASCII characters, without spaces (a UUID is a good key)';
 }
 
 /** What identifies a request: the method, the path with its query, and the body's exact bytes. */
@@ -79,19 +78,26 @@ export async function claimIdempotencyKey(db: Database, request: IdempotencyRequ
   return { kind: 'in_progress' };
 }
 
+/**
+ * Settles a run once its answer is known. A success with a body is kept for the key's retries;
+ * anything else gives the key back, so that a retry runs afresh: after a 4xx nothing happened,
+ * after a 5xx nothing was written (every write is one transaction).
+ */
+export async function settleIdempotentRun(db: Database, claim: IdempotencyClaim, status: number, body: unknown): Promise<void> {
+  if (status >= 200 && status < 300 && body !== undefined) await recordIdempotentAnswer(db, claim, status, body as Prisma.InputJsonValue);
+  else await releaseIdempotencyKey(db, claim);
+}
+
 /** Keeps a successful answer (a JSON body) for the key's retries. Only the claim's own run can record it. */
-export async function recordIdempotentAnswer(db: Database, claim: IdempotencyClaim, status: number, body: Prisma.InputJsonValue): Promise<void> {
+async function recordIdempotentAnswer(db: Database, claim: IdempotencyClaim, status: number, body: Prisma.InputJsonValue): Promise<void> {
   await db.idempotencyKey.updateMany({
     where: { storeId: claim.storeId, key: claim.key, requestHash: claim.requestHash, state: 'running', startedAt: claim.startedAt },
     data: { state: 'done', responseStatus: status, responseBody: body },
   });
 }
 
-/**
- * Gives the key back after an answer that is not kept (a 4xx: nothing happened; a 5xx: nothing
- * was written, every write being one transaction), so that a retry with it runs afresh.
- */
-export async function releaseIdempotencyKey(db: Database, claim: IdempotencyClaim): Promise<void> {
+/** Gives the key back. Only the claim's own run can release it. */
+async function releaseIdempotencyKey(db: Database, claim: IdempotencyClaim): Promise<void> {
   await db.idempotencyKey.deleteMany({
     where: { storeId: claim.storeId, key: claim.key, requestHash: claim.requestHash, state: 'running', startedAt: claim.startedAt },
   });

@@ -3,24 +3,20 @@
 // validation gives its key back like any other 4xx.
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { acceptsIdempotencyKey } from '../../contract/policy.js';
-import type { Database, Prisma } from '../db/client.js';
+import { acceptsIdempotencyKey, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../../contract/policy.js';
+import type { Database } from '../db/client.js';
 import type { Clock } from '../domain/clock.js';
 import { AppError } from '../domain/errors.js';
 import {
   claimIdempotencyKey,
-  IDEMPOTENCY_KEY_HEADER,
   idempotencyKeyProblem,
   idempotencyRequestHash,
   IN_PROGRESS_RETRY_AFTER_SECONDS,
-  recordIdempotentAnswer,
-  releaseIdempotencyKey,
+  settleIdempotentRun,
   type IdempotencyClaim,
 } from '../domain/idempotency.js';
 import { setModeHeaders } from './request-context.js';
 import './request-types.js';
-
-export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
 export function idempotencyKeys(deps: { db: Database; clock: Clock; logger: Logger }): RequestHandler {
   return (req, res, next) => {
@@ -37,7 +33,7 @@ export function idempotencyKeys(deps: { db: Database; clock: Clock; logger: Logg
     claimIdempotencyKey(deps.db, request, deps.clock.now()).then((outcome) => {
       switch (outcome.kind) {
         case 'run':
-          keepTheAnswer(res, outcome.claim, deps);
+          settleBeforeSending(res, outcome.claim, deps);
           return next();
         case 'replay':
           setModeHeaders(res, scope.mode);
@@ -59,22 +55,18 @@ export function idempotencyKeys(deps: { db: Database; clock: Clock; logger: Logg
 }
 
 /**
- * Records the run's answer before it is sent, when it is a success, or gives the key back
- * otherwise. Should recording fail (the database went away), the answer is still sent: the key then
- * stays running until it is taken over, and the retry meets the API's own duplicate rules (409).
+ * Settles the run (server/domain/idempotency.ts) before its answer is sent. Should that fail (the
+ * database went away), the answer is still sent: the key then stays running until it is taken
+ * over, and the retry meets the API's own duplicate rules (409).
  */
-function keepTheAnswer(res: Response, claim: IdempotencyClaim, deps: { db: Database; logger: Logger }): void {
+function settleBeforeSending(res: Response, claim: IdempotencyClaim, deps: { db: Database; logger: Logger }): void {
   const send = res.json.bind(res);
   res.json = (body: unknown) => {
     res.json = send;
-    const status = res.statusCode;
-    const settle = status >= 200 && status < 300 && body !== undefined
-      ? recordIdempotentAnswer(deps.db, claim, status, body as Prisma.InputJsonValue)
-      : releaseIdempotencyKey(deps.db, claim);
-    settle.then(
+    settleIdempotentRun(deps.db, claim, res.statusCode, body).then(
       () => send(body),
       (error: unknown) => {
-        deps.logger.warn({ request_id: res.req.requestId, kind: 'idempotency_record_failed', error_name: error instanceof Error ? error.name : typeof error }, 'idempotency key not settled');
+        deps.logger.warn({ request_id: res.req.requestId, kind: 'idempotency_settle_failed', error_name: error instanceof Error ? error.name : typeof error }, 'idempotency key not settled');
         send(body);
       },
     );
