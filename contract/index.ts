@@ -3,6 +3,7 @@ import { initContract } from '@ts-rest/core';
 import { addressesContract } from './addresses.js';
 import { billingContract } from './billing.js';
 import { claimsContract } from './claims.js';
+import { eventsContract, webhookEndpointsContract } from './merchant-events.js';
 import { ordersContract } from './orders.js';
 import { quotesContract } from './quotes.js';
 import { routeCompatibilityContract, wooCommerceContract } from './route-compatibility.js';
@@ -21,6 +22,8 @@ export const merchantApiContract = c.router(
     claims: claimsContract,
     addresses: addressesContract,
     billing: billingContract,
+    webhookEndpoints: webhookEndpointsContract,
+    events: eventsContract,
     routeCompatibility: routeCompatibilityContract,
   },
   { strictStatusCodes: true },
@@ -45,6 +48,7 @@ export * from './billing.js';
 export * from './claims.js';
 export * from './common.js';
 export * from './errors.js';
+export * from './merchant-events.js';
 export * from './money.js';
 export * from './orders.js';
 export * from './policy.js';

@@ -3,6 +3,13 @@
 import { generateOpenApi } from '@ts-rest/open-api';
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import { contract } from './index.js';
+import {
+  ENDPOINT_SECRET_PREFIX,
+  EVENT_ID_HEADER,
+  EVENT_SIGNATURE_HEADER,
+  EVENT_TIMESTAMP_HEADER,
+  EVENT_TOLERANCE_SECONDS,
+} from './merchant-events.js';
 import { ROUTE_COMPATIBILITY_TAG } from './route-compatibility.js';
 import {
   acceptsIdempotencyKey,
@@ -36,6 +43,8 @@ const TAGS = [
   { name: 'claims', description: 'File and follow a claim on a protected order; an open claim blocks cancelling.' },
   { name: 'addresses', description: 'Check that a US address is deliverable before shipping; no side effects.' },
   { name: 'billing', description: 'The store\'s monthly premium statement, read from the premium ledger.' },
+  { name: 'webhookEndpoints', description: 'Where the service sends events: signed HTTP POSTs in the Standard Webhooks format, retried for about three days.' },
+  { name: 'events', description: 'What changed in the store (orders, premiums, shipments, claims), newest first; resend one to an endpoint.' },
   { name: 'webhooks', description: 'Messages from a commerce-platform backend: order.placed, fulfillment.created, refund.created.' },
   { name: 'tracking', description: 'Callbacks from the tracking provider (EasyPost tracker events).' },
   {
@@ -142,6 +151,13 @@ const LINKS: Record<string, Record<string, Link>> = {
   'routeCompatibility.merchants': {
     ReadMerchant: { operationId: 'routeCompatibility.merchant', description: 'Read the merchant back by its id.', parameters: { merchant_id: '$response.body#/0/id' } },
   },
+  'webhookEndpoints.create': {
+    ReadEndpoint: { operationId: 'webhookEndpoints.get', description: 'Read the endpoint and its status.', parameters: { id: '$response.body#/id' } },
+    UpdateEndpoint: { operationId: 'webhookEndpoints.update', description: 'Change its url, events or enabled.', parameters: { id: '$response.body#/id' } },
+    RotateSecret: { operationId: 'webhookEndpoints.rotateSecret', description: 'Rotate its signing secret.', parameters: { id: '$response.body#/id' } },
+    ListDeliveries: { operationId: 'webhookEndpoints.deliveries', description: 'Read its delivery log.', parameters: { id: '$response.body#/id' } },
+    DeleteEndpoint: { operationId: 'webhookEndpoints.delete', description: 'Delete it.', parameters: { id: '$response.body#/id' } },
+  },
   'claims.create': {
     ReadClaim: { operationId: 'claims.get', description: 'Read the claim back.', parameters: { id: '$response.body#/id' } },
   },
@@ -230,6 +246,49 @@ function routeAuth(route: AppRoute): RouteAuth | undefined {
   return policyOf(route.metadata)?.auth;
 }
 
+/**
+ * How events reach an endpoint, as a callback of the operation that creates it: the request the
+ * service makes to the endpoint's url, its headers and body, and the answers it expects.
+ */
+const EVENT_CALLBACK = {
+  event: {
+    '{$request.body#/url}': {
+      post: {
+        summary: 'An event, delivered',
+        description:
+          'The service POSTs each event the endpoint subscribes to. Answer 2xx within 10 seconds to acknowledge it; anything ' +
+          'else (another status, a redirect, a timeout) is retried with exponential backoff for about three days. Verify the ' +
+          'signature on the raw body before parsing it, and drop an event id already seen (delivery is at least once).',
+        parameters: [
+          { name: EVENT_ID_HEADER, in: 'header', required: true, description: 'The event id; the same on every attempt and resend.', schema: { type: 'string' } },
+          {
+            name: EVENT_TIMESTAMP_HEADER,
+            in: 'header',
+            required: true,
+            description: `Unix seconds when this attempt was signed; refuse one more than ${EVENT_TOLERANCE_SECONDS} s from your clock.`,
+            schema: { type: 'string', pattern: '^[0-9]+$' },
+          },
+          {
+            name: EVENT_SIGNATURE_HEADER,
+            in: 'header',
+            required: true,
+            description:
+              'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded ' +
+              `part of the endpoint's ${ENDPOINT_SECRET_PREFIX}... secret; two of them for 24 hours after a rotation. One match is enough.`,
+            schema: { type: 'string' },
+          },
+        ],
+        // The component GET /v1/events/{id} answers with.
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/MerchantEvent' } } } },
+        responses: {
+          '200': { description: 'Any 2xx acknowledges the event.' },
+          '500': { description: 'Anything else, or no answer within 10 seconds, is retried.' },
+        },
+      },
+    },
+  },
+} as const;
+
 export function buildOpenApiDocument(): Record<string, unknown> {
   const document = generateOpenApi(
     contract,
@@ -302,6 +361,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         // On the answer that creates or lists what the links read: 201, else 200.
         const success = (op.responses?.['201'] ?? op.responses?.['200']) as (ResponseLike & { links?: Record<string, Link> }) | undefined;
         if (links !== undefined && success !== undefined) success.links = links;
+        if (operationIdOf(route) === 'webhookEndpoints.create') op.callbacks = EVENT_CALLBACK;
         // A body is required unless an empty one is valid (an update with nothing to change).
         if (op.requestBody && 'body' in route && isZodType(route.body)) op.requestBody.required = !route.body.safeParse({}).success;
         if (auth === 'api_key') op.security = [{ tokenHeader: [] }, { bearerAuth: [] }];

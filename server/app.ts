@@ -26,6 +26,7 @@ import { routeCompatibilityRouter } from './routes/route-compatibility.js';
 import { wooCommerceRouter } from './routes/woocommerce.js';
 import { readClientProfileBody } from './http/client-profile.js';
 import { idempotencyKeys } from './http/idempotency.js';
+import { eventsRouter, webhookEndpointsRouter } from './routes/merchant-events.js';
 
 const s = initServer();
 
@@ -69,6 +70,8 @@ export function createApp(deps: AppDeps): express.Express {
       claims: claimsRouter(deps),
       addresses: addressesRouter(deps),
       billing: billingRouter(deps),
+      webhookEndpoints: webhookEndpointsRouter(deps),
+      events: eventsRouter(deps),
       routeCompatibility: routeCompatibilityRouter(deps),
     }),
   );

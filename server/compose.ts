@@ -16,7 +16,11 @@ import type { TrackingProvider } from './domain/tracking.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createRateLimiting, type RateLimiting, type RateLimitSettings } from './http/rate-limit.js';
 import { startIdempotencySweep } from './jobs/idempotency-sweep.js';
+import { startEventDelivery } from './jobs/event-delivery.js';
+import { startJobQueue } from './jobs/queue.js';
 import { startTrackingJobs, type TrackingJobs } from './jobs/tracking-jobs.js';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, type EventDeliverySettings } from './domain/event-delivery.js';
+import type { AddressResolver } from './outbound/send-event.js';
 import { createLogger } from './logger.js';
 import { createSandboxProvider } from './tracking/sandbox.js';
 
@@ -34,6 +38,12 @@ export interface ServiceOptions {
     workerPollingSeconds?: number;
   };
   addresses: VerificationSettings;
+  events: EventDeliverySettings & {
+    /** Whether this instance dispatches and works event deliveries. */
+    workers: boolean;
+    /** Name resolution for the delivery address check (tests pass a stub). */
+    resolve?: AddressResolver;
+  };
   /** null: no limits (self-hosters may turn them off; the tests do unless they test them). */
   rateLimits: RateLimitSettings | null;
   metrics: { processMetrics: boolean; exposeOnApiPort: boolean };
@@ -43,11 +53,16 @@ export interface ServiceOptions {
   onKeyNotificationsLost?: (reconnectInMs: number) => void;
 }
 
+/** The job queue's parts: the tracking poll scheduler, and a stop for every worker and the queue. */
+export interface Jobs extends TrackingJobs {
+  stop(): Promise<void>;
+}
+
 export interface Service {
   app: express.Express;
   deps: AppDeps;
   db: Database;
-  jobs: TrackingJobs;
+  jobs: Jobs;
   apiKeys: ApiKeyCache;
   metrics: Metrics;
   rateLimiting: RateLimiting | undefined;
@@ -68,6 +83,7 @@ export function offlineServiceOptions(databaseUrl: string, poolSize: number): Se
     logger: createLogger('silent'),
     tracking: { provider: createSandboxProvider(), pollIntervalSeconds: 3600, workers: false },
     addresses: { verifier: createOfflineVerifier(), timeoutMs: 3000 },
+    events: { allowPrivateNetworks: false, retryScheduleSeconds: DEFAULT_RETRY_SCHEDULE_SECONDS, dispatchIntervalMs: 1000, workers: false },
     rateLimits: null,
     metrics: { processMetrics: false, exposeOnApiPort: false },
     trustedProxies: 0,
@@ -83,8 +99,9 @@ export function composeCli(databaseUrl: string): { db: Database; stop(): Promise
 export async function composeService(options: ServiceOptions): Promise<Service> {
   const db = createDatabase(options.databaseUrl, { poolSize: options.poolSize });
   const { provider } = options.tracking;
-  const jobs = await startTrackingJobs({
-    databaseUrl: options.databaseUrl,
+  const boss = await startJobQueue({ databaseUrl: options.databaseUrl, logger: options.logger });
+  const tracking = await startTrackingJobs({
+    boss,
     db,
     provider,
     clock: options.clock,
@@ -96,6 +113,24 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
   const sweep = options.tracking.workers ? startIdempotencySweep({ db, clock: options.clock, logger: options.logger }) : undefined;
   const apiKeys = await startApiKeyCache(options.databaseUrl, { onDisconnect: options.onKeyNotificationsLost });
   const metrics = createMetrics(db, { processMetrics: options.metrics.processMetrics });
+  const events = await startEventDelivery({
+    boss,
+    db,
+    clock: options.clock,
+    logger: options.logger,
+    metrics,
+    settings: options.events,
+    work: options.events.workers,
+    ...(options.events.resolve === undefined ? {} : { resolve: options.events.resolve }),
+  });
+  const jobs: Jobs = {
+    scheduler: tracking.scheduler,
+    stop: async () => {
+      sweep?.stop();
+      await events.stop();
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+  };
   const rateLimiting = options.rateLimits === null ? undefined : createRateLimiting(options.databaseUrl, options.rateLimits, metrics);
   const deps: AppDeps = {
     db,
@@ -104,6 +139,7 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
     logger: options.logger,
     tracking: { providerName: provider.name, scheduler: jobs.scheduler },
     addresses: options.addresses,
+    events: { allowPrivateNetworks: options.events.allowPrivateNetworks },
     easyPostWebhookSecret: options.easyPostWebhookSecret,
     metrics,
     exposeMetrics: options.metrics.exposeOnApiPort,
@@ -119,10 +155,7 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
     metrics,
     rateLimiting,
     stopSteps: () => [
-      { name: 'jobs', run: async () => {
-        sweep?.stop();
-        await jobs.stop();
-      } },
+      { name: 'jobs', run: () => jobs.stop() },
       { name: 'rate_limits', run: async () => rateLimiting?.close() },
       { name: 'api_key_cache', run: () => apiKeys.stop() },
       { name: 'database', run: () => db.$disconnect() },

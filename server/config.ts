@@ -2,6 +2,7 @@
 // with one clear line instead of failing later.
 import { z } from 'zod';
 import type { RateLimitSettings } from './http/rate-limit.js';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, type EventDeliverySettings } from './domain/event-delivery.js';
 
 const Flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const PerPeriod = z.coerce.number().int().min(1).max(10_000_000);
@@ -39,6 +40,14 @@ const ConfigSchema = z.object({
   SMARTY_AUTH_ID: z.string().optional(),
   SMARTY_AUTH_TOKEN: z.string().optional(),
   SMARTY_BASE_URL: z.string().url('must be a URL').optional(),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: Flag.default('false'),
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+    .string()
+    .regex(/^[0-9]+(,[0-9]+)*$/, 'must be a comma-separated list of whole seconds, e.g. 60,300,1800')
+    .transform((value) => value.split(',').map(Number))
+    .refine((delays) => delays.length <= 50 && delays.every((delay) => delay >= 1 && delay <= 7 * 86_400), 'must hold at most 50 delays of 1 s to 7 days')
+    .optional(),
+  WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
 });
 
 export interface Config {
@@ -61,6 +70,8 @@ export interface Config {
   metricsEnabled: boolean;
   /** Serve /metrics on this port instead (or as well). */
   metricsPort: number | undefined;
+  /** Outbound events (README, "Events and outbound webhooks"). */
+  events: EventDeliverySettings;
   addressVerifier: {
     choice: 'auto' | 'offline' | 'usps' | 'smarty';
     timeoutMs: number;
@@ -112,6 +123,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: c.TRUSTED_PROXIES,
     metricsEnabled: c.METRICS_ENABLED,
     metricsPort: c.METRICS_PORT,
+    events: {
+      allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      retryScheduleSeconds: c.WEBHOOK_RETRY_SCHEDULE_SECONDS ?? DEFAULT_RETRY_SCHEDULE_SECONDS,
+      dispatchIntervalMs: c.WEBHOOK_DISPATCH_INTERVAL_MS,
+    },
     addressVerifier: {
       choice: c.ADDRESS_VERIFIER,
       timeoutMs: c.ADDRESS_VERIFIER_TIMEOUT_MS,

@@ -24,6 +24,8 @@ export interface AppDeps {
   rateLimiting?: RateLimiting;
   /** Proxies in front of the service whose X-Forwarded-For is trusted. */
   trustedProxies?: number;
+  /** Outbound events: whether endpoints may use http and private addresses (development and tests only). */
+  events: { allowPrivateNetworks: boolean };
   /** EasyPost's webhook secret; without it the EasyPost webhook endpoint answers 404. */
   easyPostWebhookSecret?: string;
 }

@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     logger,
     tracking: { provider, pollIntervalSeconds: config.trackingPollIntervalSeconds, workers: true },
     addresses: { verifier: addressVerifier, timeoutMs: config.addressVerifier.timeoutMs },
+    events: { ...config.events, workers: true },
     rateLimits: config.rateLimits,
     metrics: { processMetrics: true, exposeOnApiPort: config.metricsEnabled },
     trustedProxies: config.trustedProxies,

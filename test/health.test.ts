@@ -28,6 +28,7 @@ async function startAppOn(db: Database): Promise<{ baseUrl: string; close(): Pro
     clock: systemClock,
     logger: createLogger('silent'),
     tracking: { providerName: 'sandbox', scheduler },
+    events: { allowPrivateNetworks: false },
     addresses: { verifier: createOfflineVerifier(), timeoutMs: 1000 },
     metrics: createMetrics(db),
   });

@@ -349,7 +349,7 @@ describe('tracking', () => {
         source: 'test',
       })),
     };
-    await applyTrackingReport(service.db, id, report, new Date());
+    await applyTrackingReport(service.db, { kind: 'system', job: 'test' }, id, report, new Date());
     const shipment = await read(trackingNumber);
     expect(shipment.checkpoints).toHaveLength(100);
     expect(shipment.checkpoints[0].message).toBe('scan 50');
@@ -377,7 +377,7 @@ describe('tracking', () => {
     const counting: TrackingProvider = { ...createSandboxProvider(), fetch: async (s: ShipmentToTrack, now: Date) => ((fetched += 1), createSandboxProvider().fetch(s, now)) };
     expect(await poll(id, new Date(), counting)).toBe('stop');
     expect(fetched).toBe(0);
-    await applyTrackingReport(service.db, id, { deliveryStatus: 'Delivered', checkpoints: [], expectedDeliveryDate: null, trackingUrl: null }, new Date());
+    await applyTrackingReport(service.db, { kind: 'system', job: 'test' }, id, { deliveryStatus: 'Delivered', checkpoints: [], expectedDeliveryDate: null, trackingUrl: null }, new Date());
     expect((await read(trackingNumber)).delivery_status).toBe('Cancelled');
   });
 });

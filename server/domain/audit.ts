@@ -13,12 +13,18 @@ export type AuditAction =
   | 'api_key.revoked'
   | 'order.cancelled'
   | 'claim.filed'
-  | 'claim.status_changed';
+  | 'claim.status_changed'
+  | 'webhook_endpoint.created'
+  | 'webhook_endpoint.updated'
+  | 'webhook_endpoint.deleted'
+  | 'webhook_endpoint.secret_rotated'
+  | 'webhook_endpoint.disabled'
+  | 'event.resent';
 
 export interface AuditEntry {
   storeId: string | null;
   action: AuditAction;
-  subject: { type: 'store' | 'platform' | 'api_key' | 'order' | 'claim'; id: string };
+  subject: { type: 'store' | 'platform' | 'api_key' | 'order' | 'claim' | 'webhook_endpoint' | 'event'; id: string };
   details?: Prisma.InputJsonObject;
   at: Date;
 }

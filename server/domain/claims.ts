@@ -7,7 +7,9 @@ import type { FieldError } from '../../contract/errors.js';
 import type { Database, Prisma, Transaction } from '../db/client.js';
 import type { StoreScope } from './actor.js';
 import type { Actor } from './actor.js';
+import { toClaimResponse } from '../wire/claims.js';
 import { recordAudit } from './audit.js';
+import { emitEvent, newEvent } from './events.js';
 import { AppError } from './errors.js';
 import { lockExistingOrderRow, orderNotFound } from './order-lock.js';
 import { assertUniqueIds, isUuid } from './ids.js';
@@ -131,7 +133,9 @@ export async function createClaim(db: Database, scope: StoreScope, input: ClaimI
       include: claimInclude,
     });
     await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'claim.filed', subject: { type: 'claim', id: row.id }, at: now });
-    return toClaimRecord(row);
+    const claim = toClaimRecord(row);
+    await emitEvent(tx, scope.actor, scope.store.id, newEvent('claim.created', toClaimResponse(claim)), now);
+    return claim;
   });
 }
 
@@ -160,24 +164,25 @@ export async function setClaimStatus(db: Database, actor: Actor, id: string, sta
     const locked = await tx.$queryRaw<Array<{ status: ClaimStatus }>>`SELECT status FROM claims WHERE id = ${id}::uuid FOR UPDATE`;
     const current = locked[0]?.status;
     if (current === undefined) throw new AppError('not_found', `No claim with id "${id}".`);
-    if (current !== status) {
-      if (!CLAIM_TRANSITIONS[current].includes(status)) {
-        const allowed = CLAIM_TRANSITIONS[current];
-        throw new AppError(
-          'conflict',
-          `A ${current} claim cannot become ${status}; ${allowed.length > 0 ? `allowed: ${allowed.join(', ')}` : 'it is final'}.`,
-        );
-      }
-      const resolved = !OPEN_CLAIM_STATUSES.includes(status);
-      await tx.claim.update({
-        where: { id },
-        data: { status, updatedOn: now, ...(resolved ? { resolvedOn: now } : {}) },
-      });
-      await tx.claimStatusChange.create({ data: { claimId: id, fromStatus: current, toStatus: status, note: note ?? null, createdAt: now } });
-      const claim = await tx.claim.findUniqueOrThrow({ where: { id }, select: { storeId: true } });
-      const details = { from: current, to: status };
-      await recordAudit(tx, actor, { storeId: claim.storeId, action: 'claim.status_changed', subject: { type: 'claim', id }, details, at: now });
+    if (current === status) return toClaimRecord(await tx.claim.findUniqueOrThrow({ where: { id }, include: claimInclude }));
+    if (!CLAIM_TRANSITIONS[current].includes(status)) {
+      const allowed = CLAIM_TRANSITIONS[current];
+      throw new AppError(
+        'conflict',
+        `A ${current} claim cannot become ${status}; ${allowed.length > 0 ? `allowed: ${allowed.join(', ')}` : 'it is final'}.`,
+      );
     }
-    return toClaimRecord(await tx.claim.findUniqueOrThrow({ where: { id }, include: claimInclude }));
+    const resolved = !OPEN_CLAIM_STATUSES.includes(status);
+    await tx.claim.update({
+      where: { id },
+      data: { status, updatedOn: now, ...(resolved ? { resolvedOn: now } : {}) },
+    });
+    await tx.claimStatusChange.create({ data: { claimId: id, fromStatus: current, toStatus: status, note: note ?? null, createdAt: now } });
+    const claim = toClaimRecord(await tx.claim.findUniqueOrThrow({ where: { id }, include: claimInclude }));
+    const details = { from: current, to: status };
+    await recordAudit(tx, actor, { storeId: claim.storeId, action: 'claim.status_changed', subject: { type: 'claim', id }, details, at: now });
+    const statusChange = { from_status: current, to_status: status, note: note ?? null, changed_on: now.toISOString() };
+    await emitEvent(tx, actor, claim.storeId, newEvent('claim.status_changed', { ...toClaimResponse(claim), status_change: statusChange }), now);
+    return claim;
   });
 }

@@ -45,7 +45,7 @@ export async function ingestFulfillment(
           select: { id: true },
         });
         if (active) continue;
-        await registerShipment(tx, tracking, { storeId: store.id, orderId: target.orderId }, shipment, shipment.courier, now);
+        await registerShipment(tx, tracking, { storeId: store.id, orderId: target.orderId, actor: scope.actor }, shipment, shipment.courier, now);
         registered += 1;
       }
       return { mode: 'live', shipmentsRegistered: registered, duplicate: false };

@@ -133,6 +133,7 @@ export async function ingestPushedOrder(
     },
     lineItems: merchandise,
     pricing,
+    actor: scope.actor,
   });
   if (inserted) return { mode, orderId: order.id, premiumCents: inserted.paidToInsureCents, duplicate: false };
   // Redelivered (or already registered over REST): acknowledged, nothing booked twice.

@@ -17,8 +17,11 @@ import type { PlatformScope } from './actor.js';
 import type { z } from 'zod';
 import type { RefundCreatedMessage } from '../../contract/webhooks.js';
 import { isUniqueViolation, type Database } from '../db/client.js';
+import { centsToMajorNumber } from '../../contract/money.js';
+import { toOrderResponse } from '../wire/orders.js';
+import { emitEvent, newEvent } from './events.js';
 import { ledgerTotals } from './ledger.js';
-import { cancelLockedOrder } from './orders/index.js';
+import { cancelLockedOrder, orderInclude, toOrderRecord } from './orders/index.js';
 import { AppError } from './errors.js';
 import { isProtectionSku } from './protection-line.js';
 import { lockMessageTarget } from './pushed-orders.js';
@@ -96,10 +99,17 @@ export async function reverseRefund(db: Database, scope: PlatformScope, message:
         await tx.premiumLedgerEntry.create({
           data: { storeId: store.id, orderId: order.id, amountCents: -reversedCents, reason: 'reversal', effectiveAt, refundId: stored.id },
         });
+        const reversed = toOrderRecord(await tx.order.findUniqueOrThrow({ where: { id: order.id }, include: orderInclude }));
+        const reversal = {
+          refund_id: refund.id,
+          amount_reversed: centsToMajorNumber(reversedCents),
+          premium_remaining: centsToMajorNumber(totals.netCents - reversedCents),
+        };
+        await emitEvent(tx, scope.actor, store.id, newEvent('premium.reversed', { ...toOrderResponse(reversed), reversal }), now);
         // The whole premium went back: the order is cancelled (its history and claims are kept),
         // open claim or not: see the decisions above.
         if (totals.netCents - reversedCents === 0) {
-          const { withOpenClaim } = await cancelLockedOrder(tx, order, now, 'cancel_anyway');
+          const { withOpenClaim } = await cancelLockedOrder(tx, order, now, 'cancel_anyway', { actor: scope.actor, cause: 'refund' });
           return { mode: 'live', reversedCents, premiumCents: 0, duplicate: false, cancelledWithOpenClaim: withOpenClaim };
         }
       }

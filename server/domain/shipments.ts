@@ -6,7 +6,9 @@ import type { z } from 'zod';
 import type { FieldError } from '../../contract/errors.js';
 import type { ShipmentRequest } from '../../contract/shipments.js';
 import { hotQuery, isUniqueViolation, type Database, type HotStatement, type Prisma, type Transaction } from '../db/client.js';
-import type { StoreScope } from './actor.js';
+import { toCheckpointResponse, toShipmentResponse } from '../wire/shipments.js';
+import type { Actor, StoreScope } from './actor.js';
+import { emitEvent, newEvent } from './events.js';
 import { detectCarrier, normalizeCourierId } from './carriers.js';
 import { hasOpenClaim } from './claims.js';
 import { AppError } from './errors.js';
@@ -175,7 +177,7 @@ export async function createShipment(
       });
       const errors = itemsNotInOrder(input, lineItems);
       if (errors.length > 0) throw new AppError('invalid_request', 'The shipment names items that are not in the order.', errors);
-      return registerShipment(tx, tracking, { storeId: scope.store.id, orderId }, input, courier, now);
+      return registerShipment(tx, tracking, { storeId: scope.store.id, orderId, actor: scope.actor }, input, courier, now);
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -186,13 +188,14 @@ export async function createShipment(
 }
 
 /**
- * Stores a shipment of an order and commits its first tracking poll with it. The one way a shipment
- * is made, whether registered over REST or pushed by a platform's fulfilment message.
+ * Stores a shipment of an order and commits its first tracking poll and its shipment.created event
+ * with it. The one way a shipment is made, whether registered over REST or pushed by a platform's
+ * fulfilment message.
  */
 export async function registerShipment(
   tx: Transaction,
   tracking: ShipmentTracking,
-  owner: { storeId: string; orderId: string },
+  owner: { storeId: string; orderId: string; actor: Actor },
   input: Pick<ShipmentInput, 'tracking_number' | 'source_product_ids' | 'line_items'>,
   { courier, message }: ResolvedCourier,
   now: Date,
@@ -213,7 +216,9 @@ export async function registerShipment(
   });
   await tracking.scheduler.schedulePoll(row.id, { tx });
   // A shipment made just now has no scans yet: no need to read them back.
-  return toShipmentRecord({ ...row, checkpoints: [] });
+  const shipment = toShipmentRecord({ ...row, checkpoints: [] });
+  await emitEvent(tx, owner.actor, owner.storeId, newEvent('shipment.created', toShipmentResponse(shipment)), now);
+  return shipment;
 }
 
 /** The active shipment with that number, else the latest cancelled one. */
@@ -409,13 +414,28 @@ export async function cancelShipment(db: Database, scope: StoreScope, trackingNu
     if (await hasOpenClaim(tx, { orderId: current.orderId, shipmentId: current.id })) {
       throw new AppError('conflict', 'The shipment has an open claim; it cannot be cancelled until the claim is resolved.');
     }
-    const row = await tx.shipment.update({
-      where: { id: current.id },
-      data: { deliveryStatus: 'Cancelled', cancelledOn: now, updatedOn: now },
-      include: shipmentInclude,
-    });
-    return toShipmentRecord(row);
+    const shipment = toShipmentRecord(
+      await tx.shipment.update({
+        where: { id: current.id },
+        data: { deliveryStatus: 'Cancelled', cancelledOn: now, updatedOn: now },
+        include: shipmentInclude,
+      }),
+    );
+    await emitDeliveryStatusChanged(tx, scope.actor, shipment, current.deliveryStatus, now);
+    await emitEvent(tx, scope.actor, scope.store.id, newEvent('shipment.cancelled', toShipmentResponse(shipment)), now);
+    return shipment;
   });
+}
+
+/** shipment.delivery_status_changed, with the status before and the newest scan. */
+async function emitDeliveryStatusChanged(tx: Transaction, actor: Actor, shipment: ShipmentRecord, previous: DeliveryStatus, now: Date): Promise<void> {
+  const latest = shipment.checkpoints.at(-1);
+  const data = {
+    ...toShipmentResponse(shipment),
+    previous_delivery_status: previous,
+    latest_checkpoint: latest === undefined ? null : toCheckpointResponse(latest),
+  };
+  await emitEvent(tx, actor, shipment.storeId, newEvent('shipment.delivery_status_changed', data), now);
 }
 
 function fingerprint(checkpoint: TrackingCheckpoint): string {
@@ -440,6 +460,7 @@ function fingerprint(checkpoint: TrackingCheckpoint): string {
  */
 export async function applyTrackingReport(
   db: Database,
+  actor: Actor,
   shipmentId: string,
   report: TrackingReport,
   now: Date,
@@ -479,6 +500,10 @@ export async function applyTrackingReport(
         updatedOn: now,
       },
     });
+    if (report.deliveryStatus !== current) {
+      const shipment = toShipmentRecord(await tx.shipment.findUniqueOrThrow({ where: { id: shipmentId }, include: shipmentInclude }));
+      await emitDeliveryStatusChanged(tx, actor, shipment, current, now);
+    }
     if (next && report.deliveryStatus !== 'Delivered') await next.scheduler.schedulePoll(shipmentId, { tx, startAfter: next.startAfter });
     return report.deliveryStatus;
   });
@@ -492,6 +517,10 @@ async function addMerchantMessageOnce(db: Database, shipmentId: string, message:
 }
 
 export type PollOutcome = 'again' | 'stop';
+
+/** Who changes a shipment from carrier reports: the service's own poll, or the provider's webhook. */
+const TRACKING_POLL_ACTOR: Actor = { kind: 'system', job: 'tracking-poll' };
+const TRACKING_WEBHOOK_ACTOR: Actor = { kind: 'system', job: 'tracking-webhook' };
 
 /**
  * One poll of one shipment: register it with the provider if needed, fetch the report and apply
@@ -532,7 +561,7 @@ export async function pollShipment(
     }
   }
   const report = await provider.fetch(target, now);
-  const status = await applyTrackingReport(db, shipment.id, report, now, { scheduler, startAfter: nextPollAt });
+  const status = await applyTrackingReport(db, TRACKING_POLL_ACTOR, shipment.id, report, now, { scheduler, startAfter: nextPollAt });
   return status === null || status === 'Delivered' || status === 'Cancelled' ? 'stop' : 'again';
 }
 
@@ -540,6 +569,6 @@ export async function pollShipment(
 export async function applyProviderEvent(db: Database, providerRef: string, report: TrackingReport, now: Date): Promise<boolean> {
   const shipment = await db.shipment.findFirst({ where: { providerRef, cancelledOn: null }, select: { id: true } });
   if (!shipment) return false;
-  await applyTrackingReport(db, shipment.id, report, now);
+  await applyTrackingReport(db, TRACKING_WEBHOOK_ACTOR, shipment.id, report, now);
   return true;
 }

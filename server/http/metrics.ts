@@ -1,9 +1,10 @@
 // Prometheus metrics (prom-client): request counts and latency by route and status, rate-limit
-// rejections, premium booked and reversed, refund anomalies, and how late tracking polls run. One registry per app,
+// rejections, premium booked and reversed, refund anomalies, how late tracking polls run, and event deliveries by outcome and lag. One registry per app,
 // so several apps in one process (tests) never share counters. Exposed at /metrics only when
 // enabled, or on a separate port (server/main.ts).
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/client.js';
+import { deliveryLagSeconds, type AttemptOutcome } from '../domain/event-delivery.js';
 import type { RateLimitObserver } from './rate-limit.js';
 
 export interface Metrics extends RateLimitObserver {
@@ -15,6 +16,8 @@ export interface Metrics extends RateLimitObserver {
   refundIdReused(): void;
   /** A full refund cancelled an order while a claim on it was open. */
   cancelledWithOpenClaim(): void;
+  /** One attempt to deliver an event to a merchant's endpoint, by what followed. */
+  eventDeliveryAttempted(outcome: AttemptOutcome): void;
 }
 
 export function createMetrics(db: Database, options: { processMetrics?: boolean } = {}): Metrics {
@@ -77,6 +80,25 @@ export function createMetrics(db: Database, options: { processMetrics?: boolean 
     },
   });
 
+  const deliveries = new Counter({
+    name: 'event_delivery_attempts_total',
+    help: "Attempts to deliver an event to a merchant's webhook endpoint, by outcome: succeeded, retrying (failed, another attempt is scheduled) or failed (the schedule is over).",
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'event_delivery_lag_seconds',
+    help: 'How long the oldest due event delivery to an enabled endpoint has been waiting (0 when none is due).',
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(await deliveryLagSeconds(db, new Date()));
+      } catch {
+        this.set(0);
+      }
+    },
+  });
+
   return {
     registry,
     requestCompleted(route, method, status, seconds) {
@@ -98,6 +120,9 @@ export function createMetrics(db: Database, options: { processMetrics?: boolean 
     },
     cancelledWithOpenClaim() {
       cancelledWithClaim.inc();
+    },
+    eventDeliveryAttempted(outcome) {
+      deliveries.inc({ outcome });
     },
   };
 }

@@ -1,14 +1,15 @@
-// Tracking polls as jobs in a PostgreSQL-backed queue (pg-boss). Every instance runs workers; the
-// queue hands each job to exactly one of them (SKIP LOCKED), so several instances share the work,
-// and a crashed worker's job expires and is retried, so a crash loses nothing. The "stately" policy
+// Tracking polls as jobs in the job queue (queue.ts). Every instance runs workers; the queue hands
+// each job to exactly one of them, so several instances share the work, and a crashed worker's job
+// expires and is retried, so a crash loses nothing. The "stately" policy
 // keeps at most one waiting poll per shipment, so a chain of polls never doubles.
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Database, Transaction } from '../db/client.js';
+import type { Database } from '../db/client.js';
 import type { Clock } from '../domain/clock.js';
 import { pollShipment } from '../domain/shipments.js';
 import type { PollScheduler, TrackingProvider } from '../domain/tracking.js';
 import { TrackingUnavailableError } from '../domain/tracking.js';
+import { inTransaction } from './queue.js';
 
 export const TRACKING_POLL_QUEUE = 'tracking-poll';
 
@@ -17,7 +18,7 @@ interface PollJob {
 }
 
 export interface TrackingJobsOptions {
-  databaseUrl: string;
+  boss: PgBoss;
   db: Database;
   provider: TrackingProvider;
   clock: Clock;
@@ -32,31 +33,10 @@ export interface TrackingJobsOptions {
 
 export interface TrackingJobs {
   scheduler: PollScheduler;
-  stop(): Promise<void>;
-}
-
-/** pg-boss writes through our transaction, so the job commits (or not) with the shipment. */
-function inTransaction(tx: Transaction): PgBoss.Db {
-  return {
-    executeSql: async (text, values) => {
-      const params = (values ?? []).map((value: unknown) =>
-        value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value,
-      );
-      return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...params) };
-    },
-  };
 }
 
 export async function startTrackingJobs(options: TrackingJobsOptions): Promise<TrackingJobs> {
-  const { db, provider, clock, logger } = options;
-  const boss = new PgBoss({
-    connectionString: options.databaseUrl,
-    application_name: 'order-protection-jobs',
-    max: 4,
-    schedule: false,
-  });
-  boss.on('error', (error: Error) => logger.error({ component: 'jobs', error_name: error.name, message: error.message }, 'job queue error'));
-  await boss.start();
+  const { boss, db, provider, clock, logger } = options;
   await boss.createQueue(TRACKING_POLL_QUEUE, {
     name: TRACKING_POLL_QUEUE,
     policy: 'stately',
@@ -99,8 +79,5 @@ export async function startTrackingJobs(options: TrackingJobsOptions): Promise<T
     );
   }
 
-  return {
-    scheduler,
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
-  };
+  return { scheduler };
 }

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
-import type { z } from 'zod';
-import { fieldErrorsFromIssues, ShipmentRequest, shipmentsContract, type ShipmentResponse } from '../../contract/index.js';
-import { cancelShipment, getShipment, updateShipmentAsProfileAllows, type ShipmentInput, type ShipmentRecord, type ShipmentUpdate } from '../domain/shipments.js';
+import { fieldErrorsFromIssues, ShipmentRequest, shipmentsContract } from '../../contract/index.js';
+import { toShipmentResponse } from '../wire/shipments.js';
+import { cancelShipment, getShipment, updateShipmentAsProfileAllows, type ShipmentInput, type ShipmentUpdate } from '../domain/shipments.js';
 import type { WholeBody } from '../domain/orders/index.js';
 import type { StoreScope } from '../domain/actor.js';
 import type { AppDeps } from '../deps.js';
@@ -9,31 +9,6 @@ import { scopeOf } from '../http/route-policy.js';
 import { commandsFor } from '../domain/sandbox.js';
 
 const s = initServer();
-
-export function toShipmentResponse(shipment: ShipmentRecord): z.input<typeof ShipmentResponse> {
-  return {
-    id: shipment.id,
-    merchant_id: shipment.storeId,
-    tracking_number: shipment.trackingNumber,
-    courier: shipment.courier,
-    delivery_status: shipment.deliveryStatus,
-    tracking_registration_status: 'registered',
-    tracking_url: shipment.trackingUrl,
-    expected_delivery_date: shipment.expectedDeliveryDate,
-    checkpoints: shipment.checkpoints.map((checkpoint) => ({
-      status: checkpoint.status,
-      subtag: checkpoint.subtag,
-      message: checkpoint.message,
-      location: checkpoint.location,
-      occurred_at: checkpoint.occurredAt.toISOString(),
-      source: checkpoint.source,
-    })),
-    merchant_messages: shipment.merchantMessages,
-    created_on: shipment.createdOn.toISOString(),
-    updated_on: shipment.updatedOn.toISOString(),
-    cancelled_on: shipment.cancelledOn?.toISOString() ?? null,
-  };
-}
 
 /** An update's body read as a whole shipment for `trackingNumber` (the path names it), or why it is not one. */
 function wholeShipmentFrom(body: unknown, trackingNumber: string): WholeBody<ShipmentInput> {

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
-import { composeService } from '../../server/compose.js';
+import { composeService, type ServiceOptions as ComposedServiceOptions } from '../../server/compose.js';
 import type { Database } from '../../server/db/client.js';
 import { ensureDatabase } from '../../server/db/embedded.js';
 import { migrate } from '../../server/db/migrate.js';
@@ -19,7 +19,7 @@ import type { RateLimitSettings } from '../../server/http/rate-limit.js';
 import { createLogger } from '../../server/logger.js';
 import type { Logger } from 'pino';
 import { createOfflineVerifier } from '../../server/addresses/offline.js';
-import type { TrackingJobs } from '../../server/jobs/tracking-jobs.js';
+import type { Jobs } from '../../server/compose.js';
 import { createSandboxProvider } from '../../server/tracking/sandbox.js';
 import { createStore, type StoreContext } from '../../server/domain/stores.js';
 
@@ -54,7 +54,7 @@ export interface TestService {
   db: Database;
   clock: TestClock;
   provider: TrackingProvider;
-  jobs: TrackingJobs;
+  jobs: Jobs;
   apiKeys: ApiKeyCache;
   /**
    * Waits until this instance has heard of every key or store change committed so far (as it does
@@ -80,6 +80,8 @@ export interface ServiceOptions {
   trustedProxies?: number;
   exposeMetrics?: boolean;
   logger?: Logger;
+  /** Event delivery: off unless asked; private networks allowed (receivers listen on loopback). */
+  events?: Partial<ComposedServiceOptions['events']>;
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<TestService> {
@@ -93,6 +95,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     logger: options.logger ?? createLogger('silent'),
     tracking: { provider, pollIntervalSeconds: options.pollIntervalSeconds ?? 3600, workers: options.work ?? false, workerPollingSeconds: 0.5 },
     addresses: { verifier: options.addressVerifier ?? createOfflineVerifier(), timeoutMs: options.addressTimeoutMs ?? 3000 },
+    events: { allowPrivateNetworks: true, retryScheduleSeconds: [1, 1, 1], dispatchIntervalMs: 100, workers: false, ...options.events },
     rateLimits: options.rateLimits ?? null,
     metrics: { processMetrics: false, exposeOnApiPort: options.exposeMetrics ?? false },
     trustedProxies: options.trustedProxies ?? 0,

@@ -1,8 +1,11 @@
 // Creates an order: validated, priced, then stored with its lines and its premium booking in one
 // statement. The (store_id, source_order_id) unique index refuses a duplicate, so retries on any
 // number of instances give exactly one order (409 for the others).
+import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, hotQuery, type Database, type HotStatement } from '../../db/client.js';
-import type { StoreScope } from '../actor.js';
+import { toOrderResponse } from '../../wire/orders.js';
+import type { Actor, StoreScope } from '../actor.js';
+import { eventInsertSql, eventParameters, newEvent } from '../events.js';
 import { AppError } from '../errors.js';
 import { assertUniqueIds } from '../ids.js';
 import { getOrder } from './get-order.js';
@@ -46,6 +49,7 @@ export async function createOrder(db: Database, scope: StoreScope, input: OrderC
     columns: { ...orderColumns(scope, input, pricing, now), billingAddress: input.billing_address ?? null },
     lineItems: lineItemRows(input.line_items),
     pricing,
+    actor: scope.actor,
   });
   if (!inserted) throw new OrderExistsError(await getOrder(db, scope, input.source_order_id));
   return inserted;
@@ -95,23 +99,55 @@ export interface OrderColumns {
 export type LineItemRow = ReturnType<typeof lineItemRows>[number];
 
 /**
- * Stores a new order, its lines and its premium booking in one statement (INSERT_ORDER below): all
- * of it lands or none does. Returns null when the store already has an order with that source_order_id (the unique
- * constraint decides, so concurrent retries on any number of instances give exactly one order).
+ * Stores a new order, its lines, its premium booking and its order.created event in one statement
+ * (INSERT_ORDER below): all of it lands or none does. Returns null when the store already has an
+ * order with that source_order_id (the unique constraint decides, so concurrent retries on any
+ * number of instances give exactly one order, and one event).
  */
 export async function insertOrder(
   db: Database,
-  order: { columns: OrderColumns; lineItems: LineItemRow[]; pricing: OrderPricing },
+  order: { columns: OrderColumns; lineItems: LineItemRow[]; pricing: OrderPricing; actor: Actor },
 ): Promise<OrderRecord | null> {
   const { columns, pricing } = order;
   const bigint = (value: number | null | undefined) => (value === null || value === undefined ? null : BigInt(value));
-  let inserted: Array<{ id: string; order_number: string }>;
+  // The id is made here so the event's data can hold it; only the order number comes from the database.
+  const id = randomUUID();
+  // Everything the answer holds is what is about to be written.
+  const record = (orderNumber: string) =>
+    toOrderRecord({
+      ...columns,
+      id,
+      orderNumber,
+      status: 'created',
+      subtotalCents: BigInt(columns.subtotalCents),
+      amountCoveredCents: BigInt(columns.amountCoveredCents),
+      orderTotalCents: bigint(columns.orderTotalCents),
+      shippingTotalCents: bigint(columns.shippingTotalCents),
+      discountsTotalCents: bigint(columns.discountsTotalCents),
+      taxesCents: bigint(columns.taxesCents),
+      shippingAddress: columns.shippingAddress,
+      billingAddress: columns.billingAddress ?? null,
+      cancelledOn: null,
+      lineItems: order.lineItems.map((item) => ({ ...item, priceCents: BigInt(item.priceCents) })),
+      ledgerEntries: pricing.premiumCents > 0 ? [{ amountCents: BigInt(pricing.premiumCents), reason: 'booking' }] : [],
+    });
+  const event = eventParameters(columns.storeId, order.actor, newEvent('order.created', toOrderResponse(record(''))), columns.createdOn);
+  const [before, after] = splitAtOrderNumber(event[4]);
+  let inserted: Array<{ order_number: string }>;
   try {
-    inserted = await hotQuery<{ id: string; order_number: string }>(db, INSERT_ORDER, [
+    inserted = await hotQuery<{ order_number: string }>(db, INSERT_ORDER, [
+      id,
       ...ORDER_INSERT_COLUMNS.map(([, , valueOf]) => valueOf(columns)),
       JSON.stringify(lineItemJson(order.lineItems)),
       pricing.premiumCents,
       pricing.quoteId,
+      event[0],
+      event[1],
+      event[2],
+      event[3],
+      before,
+      event[5],
+      after,
     ]);
   } catch (error) {
     if (isUniqueViolation(error)) return null;
@@ -119,24 +155,19 @@ export async function insertOrder(
   }
   const row = inserted[0];
   if (row === undefined) throw new Error('the order insert returned no row');
-  // Everything else the answer holds is what was just written.
-  return toOrderRecord({
-    ...columns,
-    id: row.id,
-    orderNumber: row.order_number,
-    status: 'created',
-    subtotalCents: BigInt(columns.subtotalCents),
-    amountCoveredCents: BigInt(columns.amountCoveredCents),
-    orderTotalCents: bigint(columns.orderTotalCents),
-    shippingTotalCents: bigint(columns.shippingTotalCents),
-    discountsTotalCents: bigint(columns.discountsTotalCents),
-    taxesCents: bigint(columns.taxesCents),
-    shippingAddress: columns.shippingAddress,
-    billingAddress: columns.billingAddress ?? null,
-    cancelledOn: null,
-    lineItems: order.lineItems.map((item) => ({ ...item, priceCents: BigInt(item.priceCents) })),
-    ledgerEntries: pricing.premiumCents > 0 ? [{ amountCents: BigInt(pricing.premiumCents), reason: 'booking' }] : [],
-  });
+  return record(row.order_number);
+}
+
+/**
+ * The event's JSON text on either side of the order number's value, which only the insert knows.
+ * The top-level order_number comes before any text the sender wrote (after id and merchant_id,
+ * two UUIDs), so its first occurrence is the one.
+ */
+function splitAtOrderNumber(json: string): [string, string] {
+  const key = '"order_number":';
+  const at = json.indexOf(`${key}""`);
+  if (at < 0) throw new Error('the order.created data has no order_number');
+  return [json.slice(0, at + key.length), json.slice(at + key.length + 2)];
 }
 
 const asJson = (value: AddressValue | null | undefined) => (value === null || value === undefined ? null : JSON.stringify(value));
@@ -177,22 +208,25 @@ const ORDER_INSERT_COLUMNS: ReadonlyArray<readonly [column: string, sqlType: str
 ];
 
 const placeholder = (position: number, sqlType: string | null) => `$${position}${sqlType === null ? '' : `::${sqlType}`}`;
-/** The parameters after the order's columns: the lines, the premium and the quote of the booking. */
-const LINES = ORDER_INSERT_COLUMNS.length + 1;
+/** $1 is the order's id; its columns follow; then the lines, the premium and the quote of the booking, then the event. */
+const LINES = ORDER_INSERT_COLUMNS.length + 2;
 const PREMIUM = LINES + 1;
 const QUOTE = LINES + 2;
+const EVENT = LINES + 3;
+/** The event's data: the JSON text before the order number, the number, the text after it. */
+const EVENT_SQL = eventInsertSql(EVENT, { data: `($${EVENT + 4}::text || to_json(o.order_number)::text || $${EVENT + 6}::text)::json`, from: 'o' });
 
 /**
- * A new order, its lines and, when there is a premium, its booking (dated to when the order was
- * placed, so it counts for that month) in one statement: all of it lands or none does, without a
- * transaction. Prisma's nested create with the include it answered with took eight round trips,
+ * A new order, its lines, when there is a premium its booking (dated to when the order was placed,
+ * so it counts for that month), and its event with a delivery per subscribed endpoint, in one
+ * statement: all of it lands or none does, without a transaction. Prisma's nested create with the include it answered with took eight round trips,
  * BEGIN to COMMIT. The (store_id, source_order_id) unique index refuses a duplicate.
  */
 const INSERT_ORDER: HotStatement = {
   name: 'op_insert_order',
   text: `WITH o AS (
-           INSERT INTO orders (${ORDER_INSERT_COLUMNS.map(([column]) => column).join(', ')})
-           VALUES (${ORDER_INSERT_COLUMNS.map(([, sqlType], index) => placeholder(index + 1, sqlType)).join(', ')})
+           INSERT INTO orders (id, ${ORDER_INSERT_COLUMNS.map(([column]) => column).join(', ')})
+           VALUES ($1::uuid, ${ORDER_INSERT_COLUMNS.map(([, sqlType], index) => placeholder(index + 2, sqlType)).join(', ')})
            RETURNING id, order_number, store_id, source_created_on
          ), lines AS (
            INSERT INTO order_line_items (order_id, position, source_id, name, price_cents, quantity, source_product_id, sku, is_insured, image_url)
@@ -203,8 +237,12 @@ const INSERT_ORDER: HotStatement = {
            INSERT INTO premium_ledger_entries (store_id, order_id, amount_cents, reason, effective_at, quote_id)
            SELECT o.store_id, o.id, $${PREMIUM}::bigint, 'booking'::ledger_reason, o.source_created_on, $${QUOTE}::uuid
              FROM o WHERE $${PREMIUM}::bigint > 0
+         ), e AS (
+           ${EVENT_SQL.event}
+         ), deliveries AS (
+           ${EVENT_SQL.deliveries}
          )
-         SELECT id, order_number FROM o`,
+         SELECT order_number FROM o`,
 };
 
 /** Line items as the insert's jsonb_to_recordset reads them (snake_case columns). */

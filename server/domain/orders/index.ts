@@ -2,7 +2,7 @@
 export { cancelLockedOrder, cancelOrder } from './cancel-order.js';
 export { assertUniqueLineItemIds, createOrder, insertOrder, orderColumns, OrderExistsError, type LineItemRow, type OrderColumns } from './create-order.js';
 export { getOrder } from './get-order.js';
-export { lineItemRows, type OrderCreateInput, type OrderPricing, type OrderRecord, type OrderUpdateInput } from './order-record.js';
+export { lineItemRows, orderInclude, toOrderRecord, type OrderCreateInput, type OrderPricing, type OrderRecord, type OrderUpdateInput } from './order-record.js';
 export { priceNewOrder, priceWithoutQuote, pricingColumns, pricingRequestOf, type PricingRequest } from './price-order.js';
 export { updateOrder } from './update-order.js';
 export { updateOrderAsProfileAllows, upsertOrder, type WholeBody } from './upsert-order.js';

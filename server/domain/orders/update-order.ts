@@ -4,7 +4,9 @@ import type { FieldError } from '../../../contract/errors.js';
 import { fieldErrorsFromIssues } from '../../../contract/errors.js';
 import { Address } from '../../../contract/common.js';
 import type { Database, Prisma, Transaction } from '../../db/client.js';
+import { toOrderResponse } from '../../wire/orders.js';
 import type { StoreScope } from '../actor.js';
+import { emitEvent, newEvent } from '../events.js';
 import { AppError } from '../errors.js';
 import { ledgerTotals, repricingAmountCents } from '../ledger.js';
 import { lockExistingOrderRow } from '../order-lock.js';
@@ -82,6 +84,7 @@ export async function updateOrder(
     if (patch.billing_address) data.billingAddress = mergeAddress('billing_address', current.billingAddress, patch.billing_address);
 
     // Only subtotal and insurance_selected re-price, with the order's own pricing terms.
+    let repriced = false;
     const subtotalCents = patch.subtotal ?? Number(current.subtotalCents);
     const insuranceSelected = patch.insurance_selected ?? current.insuranceSelected;
     if (subtotalCents !== Number(current.subtotalCents) || insuranceSelected !== current.insuranceSelected) {
@@ -95,6 +98,7 @@ export async function updateOrder(
       data.insuranceSelected = insuranceSelected;
       data.amountCoveredCents = target.coveredCents;
       data.pricingSource = insuranceSelected ? 'rate' : 'none';
+      repriced = true;
       const totals = ledgerTotals(current.ledgerEntries);
       const amountCents = repricingAmountCents(totals, target.premiumCents);
       if (amountCents !== 0) {
@@ -107,7 +111,8 @@ export async function updateOrder(
       await tx.orderLineItem.deleteMany({ where: { orderId: current.id } });
       await tx.orderLineItem.createMany({ data: lineItemRows(patch.line_items).map((row) => ({ ...row, orderId: current.id })) });
     }
-    const row = await tx.order.update({ where: { id: current.id }, data, include: orderInclude });
-    return toOrderRecord(row);
+    const order = toOrderRecord(await tx.order.update({ where: { id: current.id }, data, include: orderInclude }));
+    if (repriced) await emitEvent(tx, scope.actor, scope.store.id, newEvent('order.repriced', toOrderResponse(order)), now);
+    return order;
   });
 }

@@ -1,0 +1,100 @@
+// Events to merchants (README, "Events and outbound webhooks"): the outbox. Every command that
+// changes something a merchant hears about writes its event here, in its own transaction, with a
+// delivery for each endpoint of the store subscribed to the type. A rolled-back change leaves no
+// event; a committed one is never lost, because the delivery rows commit with it and the workers
+// (server/jobs/event-delivery.ts) find them whenever they run. Test keys and test-mode messages
+// write nothing, so they emit nothing.
+import { ALL_EVENTS, type EventData, type EventType, type MerchantEvent } from '../../contract/merchant-events.js';
+import type { Database, Transaction } from '../db/client.js';
+import { actorColumns, type Actor } from './actor.js';
+import { AppError } from './errors.js';
+
+/** An event about to be written: its type and its data, the object as the API returns it. */
+export type NewEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+
+/** Typed construction, so each type's data is checked against the contract. */
+export const newEvent = <T extends EventType>(type: T, data: EventData<T>): NewEvent => ({ type, data }) as NewEvent;
+
+/**
+ * The event and its deliveries, as two parts of one statement. The parameters from `first` are, in
+ * order: store id, type, actor kind, actor id, data (JSON text), time. The order insert
+ * (orders/create-order.ts), which must stay a single statement, embeds them with its own data
+ * expression and FROM; that is why this is SQL text.
+ */
+export const eventInsertSql = (first: number, options: { data?: string; from?: string } = {}) => {
+  const p = (offset: number) => `$${first + offset}`;
+  return {
+    event: `INSERT INTO events (store_id, type, mode, actor_kind, actor_id, data, created_at)
+            SELECT ${p(0)}::uuid, ${p(1)}, 'live', ${p(2)}::actor_kind, ${p(3)}, ${options.data ?? `${p(4)}::json`}, ${p(5)}::timestamptz
+            ${options.from === undefined ? '' : `FROM ${options.from}`}
+            RETURNING id, seq, store_id, type, created_at`,
+    /**
+     * Reads the row the event insert returned, named `e`. Due at once: by the database's clock too,
+     * should the change be dated ahead of it (a poll applies a report as of its own time).
+     */
+    deliveries: `INSERT INTO webhook_deliveries (event_id, event_seq, endpoint_id, next_attempt_at, created_at, updated_at)
+                 SELECT e.id, e.seq, w.id, LEAST(e.created_at, now()), e.created_at, e.created_at
+                   FROM e JOIN webhook_endpoints w
+                     ON w.store_id = e.store_id AND w.enabled AND (e.type = ANY (w.events) OR '${ALL_EVENTS}' = ANY (w.events))`,
+  };
+};
+
+const EMIT_SQL = (() => {
+  const sql = eventInsertSql(1);
+  return `WITH e AS (${sql.event}) ${sql.deliveries}`;
+})();
+
+/** The parameters of eventInsertSql, in its order. */
+export function eventParameters(storeId: string, actor: Actor, event: NewEvent, at: Date): [string, string, string, string, string, Date] {
+  const { actorKind, actorId } = actorColumns(actor);
+  return [storeId, event.type, actorKind, actorId, JSON.stringify(event.data), at];
+}
+
+/** Writes an event and its deliveries inside the change's transaction. */
+export async function emitEvent(tx: Transaction, actor: Actor, storeId: string, event: NewEvent, at: Date): Promise<void> {
+  await tx.$executeRawUnsafe(EMIT_SQL, ...eventParameters(storeId, actor, event, at));
+}
+
+/** An event as the API and every delivery carry it. */
+export function eventBody(row: { id: string; type: string; mode: string; data: unknown; createdAt: Date }): MerchantEvent {
+  return { id: row.id, type: row.type, created_at: row.createdAt.toISOString(), mode: row.mode, data: row.data } as MerchantEvent;
+}
+
+const eventNotFound = (id: string) => new AppError('not_found', `No event with id "${id}" in this store.`);
+
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+}
+
+export async function listEvents(
+  db: Database,
+  storeId: string,
+  query: { type?: EventType; limit: number; startingAfter?: string },
+): Promise<Page<MerchantEvent>> {
+  let before: bigint | undefined;
+  if (query.startingAfter !== undefined) {
+    const cursor = await db.event.findFirst({ where: { id: query.startingAfter, storeId }, select: { seq: true } });
+    if (!cursor) throw new AppError('invalid_request', 'starting_after names no event of this store.', [{ field: 'starting_after', message: 'is not an event of this store' }]);
+    before = cursor.seq;
+  }
+  const rows = await db.event.findMany({
+    where: { storeId, ...(query.type === undefined ? {} : { type: query.type }), ...(before === undefined ? {} : { seq: { lt: before } }) },
+    orderBy: { seq: 'desc' },
+    take: query.limit + 1,
+  });
+  return { data: rows.slice(0, query.limit).map(eventBody), hasMore: rows.length > query.limit };
+}
+
+export async function getEvent(db: Database, storeId: string, id: string): Promise<MerchantEvent> {
+  const row = await db.event.findFirst({ where: { id, storeId } });
+  if (!row) throw eventNotFound(id);
+  return eventBody(row);
+}
+
+/** The ids of an event's store, for the resend (which queues deliveries; event-delivery.ts). */
+export async function findEventOfStore(db: Database | Transaction, storeId: string, id: string): Promise<{ id: string; seq: bigint; type: string }> {
+  const row = await db.event.findFirst({ where: { id, storeId }, select: { id: true, seq: true, type: true } });
+  if (!row) throw eventNotFound(id);
+  return row;
+}

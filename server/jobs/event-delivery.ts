@@ -1,0 +1,105 @@
+// Event deliveries as jobs (README, "Events and outbound webhooks"). Each instance's dispatcher
+// looks for endpoints with a delivery due (the outbox rows committed with each change) and queues
+// one job per endpoint; the "stately" policy keeps at most one waiting and one running job per
+// endpoint across all instances, so an endpoint's events go out one at a time, oldest first. A
+// worker attempts the endpoint's due deliveries in order, each under a lease, and records every
+// attempt. Nothing is lost to a crash: the rows stay pending until an attempt is recorded, and the
+// next dispatcher tick (on any instance, or after a restart) queues them again.
+import type PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Database } from '../db/client.js';
+import type { Clock } from '../domain/clock.js';
+import {
+  endpointsWithDueDeliveries,
+  recordAttempt,
+  signedHeaders,
+  takeDueDelivery,
+  type EventDeliverySettings,
+} from '../domain/event-delivery.js';
+import type { Metrics } from '../http/metrics.js';
+import { postEvent, type AddressResolver } from '../outbound/send-event.js';
+
+export const EVENT_DELIVERY_QUEUE = 'event-delivery';
+/** Deliveries one job attempts before handing the endpoint back to the queue, so other endpoints get a turn. */
+const DELIVERIES_PER_JOB = 50;
+
+interface EndpointJob {
+  endpointId: string;
+}
+
+export interface EventDeliveryOptions {
+  boss: PgBoss;
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  metrics: Metrics;
+  settings: EventDeliverySettings;
+  /** Whether this instance dispatches and works deliveries. */
+  work: boolean;
+  /** Name resolution for the address check; tests pass a stub (no outside connection). */
+  resolve?: AddressResolver;
+}
+
+export async function startEventDelivery(options: EventDeliveryOptions): Promise<{ stop(): Promise<void> }> {
+  const { boss, db, clock, logger, metrics, settings } = options;
+  await boss.createQueue(EVENT_DELIVERY_QUEUE, {
+    name: EVENT_DELIVERY_QUEUE,
+    policy: 'stately',
+    // A job fails only when the database does; its deliveries stay pending and are dispatched again anyway.
+    retryLimit: 3,
+    retryDelay: 5,
+    expireInSeconds: 900,
+  });
+  if (!options.work) return { stop: async () => {} };
+
+  const queueEndpoint = (endpointId: string) =>
+    boss.send(EVENT_DELIVERY_QUEUE, { endpointId } satisfies EndpointJob, { singletonKey: endpointId });
+
+  const drain = async (endpointId: string) => {
+    for (let attempted = 0; attempted < DELIVERIES_PER_JOB; attempted += 1) {
+      const due = await takeDueDelivery(db, endpointId, clock.now());
+      if (due === null) return;
+      const attemptedAt = clock.now();
+      const result = await postEvent(due.url, signedHeaders(due, attemptedAt), due.body, {
+        allowPrivateNetworks: settings.allowPrivateNetworks,
+        ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
+      });
+      const outcome = await recordAttempt(db, due, result, attemptedAt, settings);
+      metrics.eventDeliveryAttempted(outcome);
+      // Ids and outcomes only: the URL, the body and the answer may hold the store's or shoppers' data.
+      logger.info(
+        { component: 'events', delivery_id: due.id, event_id: due.eventId, endpoint_id: endpointId, outcome, status_code: result.statusCode, duration_ms: result.durationMs, error: result.error },
+        'event delivery attempt',
+      );
+    }
+    await queueEndpoint(endpointId);
+  };
+
+  const workerId = await boss.work<EndpointJob>(EVENT_DELIVERY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+    for (const job of jobs) await drain(job.data.endpointId);
+  });
+
+  let running: Promise<void> | undefined;
+  const dispatch = () => {
+    running ??= (async () => {
+      try {
+        const endpoints = await endpointsWithDueDeliveries(db, clock.now());
+        for (const endpointId of endpoints) await queueEndpoint(endpointId);
+        if (endpoints.length > 0) boss.notifyWorker(workerId);
+      } catch (error) {
+        logger.warn({ component: 'events', error_name: error instanceof Error ? error.name : typeof error }, 'event dispatch failed');
+      } finally {
+        running = undefined;
+      }
+    })();
+  };
+  dispatch();
+  const timer = setInterval(dispatch, settings.dispatchIntervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// The job queue (pg-boss, on the service's PostgreSQL): one per instance, shared by the tracking
+// polls and the event deliveries. Every instance can work it; the queue hands each job to one of
+// them (SKIP LOCKED), and a crashed worker's job expires and is retried.
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Transaction } from '../db/client.js';
+
+export async function startJobQueue(options: { databaseUrl: string; logger: Logger }): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl,
+    application_name: 'order-protection-jobs',
+    max: 4,
+    schedule: false,
+  });
+  boss.on('error', (error: Error) => options.logger.error({ component: 'jobs', error_name: error.name, message: error.message }, 'job queue error'));
+  await boss.start();
+  return boss;
+}
+
+/** pg-boss writes through our transaction, so a job commits (or not) with the change that makes it. */
+export function inTransaction(tx: Transaction): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      const params = (values ?? []).map((value: unknown) =>
+        value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value,
+      );
+      return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...params) };
+    },
+  };
+}

@@ -1,0 +1,448 @@
+// Events to merchants, end to end over real HTTP: endpoints made through the API, every event type
+// caused by a real flow (REST, a platform's refund, a sandbox tracking poll, the admin CLI), each
+// delivery checked with the standardwebhooks package (not our code), retries, disabling, resends,
+// rotation, ordering, and two instances sharing the work.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signWebhook } from '../contract/webhook-signature.js';
+import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { pollShipment } from '../server/domain/shipments.js';
+import { call, orderBody } from './support/http.js';
+import { startEventReceiver, type EventReceiver, type ReceivedEvent } from './support/event-receiver.js';
+import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+
+const execFileAsync = promisify(execFile);
+const HOUR = 3600_000;
+const PLATFORM = 'eventsplat';
+const PLATFORM_SECRET = 'events-platform-shared-secret-0123456789';
+
+let service: TestService;
+let shop: SeededStore;
+
+beforeAll(async () => {
+  service = await startService({ events: { workers: true }, exposeMetrics: true });
+  shop = await seedStore(service.db);
+  await createPlatform(service.db, TEST_OPERATOR, PLATFORM, PLATFORM_SECRET);
+  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, PLATFORM);
+});
+afterAll(async () => {
+  await service?.close();
+});
+
+const api = (method: string, path: string, body?: unknown, key = shop.liveKey) =>
+  call(service.baseUrl, method, path, { key, ...(body === undefined ? {} : { body }) });
+
+async function endpointFor(receiver: EventReceiver, events: string[] = ['*'], store = shop) {
+  const created = await call(service.baseUrl, 'POST', '/v1/webhook_endpoints', { key: store.liveKey, body: { url: receiver.url, events } });
+  expect(created.status).toBe(201);
+  return created.body as { id: string; secret: string };
+}
+
+/** What standardwebhooks makes of a delivery: the parsed event, or a throw on a bad signature or time. */
+function verified(secret: string, delivery: ReceivedEvent): unknown {
+  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([name, value]) => [name, String(value)]));
+  return new Webhook(secret).verify(delivery.rawBody, headers);
+}
+
+const ofType = (receiver: EventReceiver, type: string) => receiver.received.filter((delivery) => delivery.event.type === type);
+
+describe('webhook endpoints', () => {
+  it('shows the whsec_ secret once, on create, and never on reads', async () => {
+    const receiver = await startEventReceiver();
+    try {
+      const endpoint = await endpointFor(receiver, ['order.created']);
+      expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(endpoint).toMatchObject({ id: expect.stringMatching(/^we_[0-9a-f]{32}$/), url: receiver.url, events: ['order.created'], status: 'enabled', disabled_reason: null });
+      const read = await api('GET', `/v1/webhook_endpoints/${endpoint.id}`);
+      expect(read.status).toBe(200);
+      expect(read.body).not.toHaveProperty('secret');
+      const list = await api('GET', '/v1/webhook_endpoints');
+      expect(list.body.data.map((e: { id: string }) => e.id)).toContain(endpoint.id);
+      expect(JSON.stringify(list.body)).not.toContain(endpoint.secret);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('refuses bad bodies with every bad field, and test keys with 404', async () => {
+    const bad = await api('POST', '/v1/webhook_endpoints', { url: 'not a url', events: ['order.exploded'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error_code).toBe('invalid_request');
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['events[0]', 'url']);
+    const repeated = await api('POST', '/v1/webhook_endpoints', { url: 'https://shop.example.com/h', events: ['order.created', 'order.created'] });
+    expect(repeated.status).toBe(422);
+    expect(repeated.body.errors).toEqual([{ field: 'events[1]', message: 'repeats order.created' }]);
+    const testKey = await api('POST', '/v1/webhook_endpoints', { url: 'https://shop.example.com/h', events: ['*'] }, shop.testKey);
+    expect(testKey.status).toBe(404);
+    expect((await api('GET', '/v1/events', undefined, shop.testKey)).status).toBe(404);
+  });
+
+  it('updates url, events and enabled, and deletes', async () => {
+    const created = await api('POST', '/v1/webhook_endpoints', { url: 'https://shop.example.com/a', events: ['claim.created'], description: 'claims desk' });
+    const { id } = created.body as { id: string };
+    const patched = await api('PATCH', `/v1/webhook_endpoints/${id}`, { url: 'https://shop.example.com/b', events: ['*'], enabled: false });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ url: 'https://shop.example.com/b', events: ['*'], status: 'disabled', disabled_reason: 'merchant', description: 'claims desk' });
+    const enabled = await api('PATCH', `/v1/webhook_endpoints/${id}`, { enabled: true });
+    expect(enabled.body).toMatchObject({ status: 'enabled', disabled_reason: null });
+    const deleted = await api('DELETE', `/v1/webhook_endpoints/${id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ id, deleted: true });
+    expect((await api('GET', `/v1/webhook_endpoints/${id}`)).status).toBe(404);
+    expect((await api('DELETE', `/v1/webhook_endpoints/${id}`)).status).toBe(404);
+  });
+});
+
+describe('every event type, from real flows', () => {
+  let receiver: EventReceiver;
+  let secret: string;
+  let other: SeededStore;
+  let otherReceiver: EventReceiver;
+
+  beforeAll(async () => {
+    receiver = await startEventReceiver();
+    secret = (await endpointFor(receiver)).secret;
+    // Another store's endpoint must hear nothing of this store.
+    other = await seedStore(service.db);
+    otherReceiver = await startEventReceiver();
+    await endpointFor(otherReceiver, ['*'], other);
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await otherReceiver.close();
+  });
+
+  it('sends them all, each signed as Standard Webhooks says, with the object as the API answers it', async () => {
+    // REST: an order, re-priced, a shipment, a claim.
+    const order = orderBody({ subtotal: 200 });
+    const created = await api('POST', '/v2/orders', order);
+    expect(created.status).toBe(201);
+    const repriced = await api('PATCH', `/v2/orders/${order.source_order_id as string}`, { subtotal: 300 });
+    expect(repriced.status).toBe(200);
+    const shipment = await api('POST', '/v1/shipments', { tracking_number: 'SBXDELIVERED', source_order_id: order.source_order_id, courier_id: 'ups' });
+    expect(shipment.status).toBe(201);
+    const claim = await api('POST', '/v1/claims', { source_order_id: order.source_order_id, reason: 'damaged' });
+    expect(claim.status).toBe(201);
+
+    // The sandbox carrier reaches Delivered on a poll (as the tracking job runs it).
+    const registeredAt = new Date(shipment.body.created_on as string);
+    const at = new Date(registeredAt.getTime() + 51 * HOUR);
+    expect(await pollShipment(service.db, service.provider, service.jobs.scheduler, shipment.body.id as string, at, new Date(at.getTime() + HOUR))).toBe('stop');
+
+    // The operator decides the claim through the CLI.
+    const cli = await execFileAsync('node_modules/.bin/tsx', ['server/cli/admin.ts', 'claim', 'set-status', '--id', claim.body.id as string, '--status', 'approved', '--note', 'photos attached'], {
+      env: { ...process.env, DATABASE_URL: service.databaseUrl, LOG_LEVEL: 'silent' },
+    });
+    expect(cli.stderr).toBe('');
+
+    // A second order: its shipment is cancelled, then a platform refund gives the whole premium back.
+    const second = orderBody({ subtotal: 100 });
+    expect((await api('POST', '/v2/orders', second)).status).toBe(201);
+    const tracking = `1Z999AA1${String(Date.now()).slice(-10)}`;
+    expect((await api('POST', '/v1/shipments', { tracking_number: tracking, source_order_id: second.source_order_id, courier_id: 'ups' })).status).toBe(201);
+    expect((await api('POST', `/v1/shipments/${tracking}/cancel`)).status).toBe(200);
+    const refund = JSON.stringify({
+      merchant: shop.store.slug,
+      event: 'refund.created',
+      order: { id: second.source_order_id },
+      refund: { id: `rf-${Date.now()}`, amount_cents: 150, items: [{ sku: 'SHIPPING-PROTECTION', refunded_cents: 150 }] },
+    });
+    const refunded = await call(service.baseUrl, 'POST', `/api/webhooks/${PLATFORM}`, {
+      rawBody: refund,
+      headers: { 'content-type': 'application/json', 'x-webhook-signature': signWebhook(PLATFORM_SECRET, refund) },
+    });
+    expect(refunded.status).toBe(200);
+    expect(refunded.body.reversed_cents ?? refunded.body.reversedCents ?? 150).toBe(150);
+
+    // A third order, cancelled by the merchant.
+    const third = orderBody();
+    expect((await api('POST', '/v2/orders', third)).status).toBe(201);
+    expect((await api('POST', `/v1/orders/${third.source_order_id as string}/cancel`)).status).toBe(200);
+
+    const expected = [
+      'order.created', 'order.repriced', 'shipment.created', 'claim.created', 'shipment.delivery_status_changed', 'claim.status_changed',
+      'order.created', 'shipment.created', 'shipment.delivery_status_changed', 'shipment.cancelled', 'premium.reversed', 'order.cancelled',
+      'order.created', 'order.cancelled',
+    ];
+    await receiver.waitFor((received) => received.length >= expected.length);
+    // One endpoint gets its events one at a time, in commit order, when nothing fails.
+    expect(receiver.received.map((delivery) => delivery.event.type)).toEqual(expected);
+    expect(otherReceiver.received).toEqual([]);
+
+    for (const delivery of receiver.received) {
+      // The package's verify checks the v1 HMAC of "id.timestamp.body" and the 5-minute window.
+      expect(verified(secret, delivery)).toEqual(delivery.event);
+      expect(delivery.headers['webhook-id']).toBe(delivery.event.id);
+      expect(delivery.event.id).toMatch(/^evt_[0-9a-f]{32}$/);
+      expect(delivery.event.mode).toBe('live');
+      expect(delivery.headers['content-type']).toBe('application/json');
+    }
+    // A wrong secret fails the package's check.
+    expect(() => verified(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, receiver.received[0] as ReceivedEvent)).toThrow();
+
+    const [orderCreated] = ofType(receiver, 'order.created');
+    expect(orderCreated?.event.data).toEqual(created.body);
+    expect(ofType(receiver, 'order.repriced')[0]?.event.data).toEqual(repriced.body);
+    expect(ofType(receiver, 'shipment.created')[0]?.event.data).toEqual(shipment.body);
+    expect(ofType(receiver, 'claim.created')[0]?.event.data).toEqual(claim.body);
+
+    const delivered = ofType(receiver, 'shipment.delivery_status_changed')[0]?.event.data;
+    expect(delivered).toMatchObject({ tracking_number: 'SBXDELIVERED', delivery_status: 'Delivered', previous_delivery_status: 'Active' });
+    expect(delivered?.latest_checkpoint).toMatchObject({ status: 'Delivered', message: 'Delivered, left at front door' });
+    const cancelledShipment = ofType(receiver, 'shipment.delivery_status_changed')[1]?.event.data;
+    expect(cancelledShipment).toMatchObject({ tracking_number: tracking, delivery_status: 'Cancelled', previous_delivery_status: 'Active', latest_checkpoint: null });
+    expect(ofType(receiver, 'shipment.cancelled')[0]?.event.data).toMatchObject({ tracking_number: tracking, delivery_status: 'Cancelled' });
+
+    const statusChanged = ofType(receiver, 'claim.status_changed')[0]?.event.data;
+    expect(statusChanged).toMatchObject({ id: claim.body.id, status: 'approved', status_change: { from_status: 'open', to_status: 'approved', note: 'photos attached' } });
+
+    // 100 x 1.5 % = 1.50 booked, all of it refunded: reversed, then cancelled because of the refund.
+    const reversed = ofType(receiver, 'premium.reversed')[0]?.event.data;
+    expect(reversed).toMatchObject({ source_order_id: second.source_order_id, paid_to_insure: 0, reversal: { amount_reversed: 1.5, premium_remaining: 0 } });
+    const cancellations = ofType(receiver, 'order.cancelled').map((delivery) => delivery.event.data);
+    expect(cancellations.map((data) => [data.source_order_id, data.cancellation_cause, data.status])).toEqual([
+      [second.source_order_id, 'refund', 'cancelled'],
+      [third.source_order_id, 'api', 'cancelled'],
+    ]);
+
+    // The events API holds the same events, newest first, and each reads back as delivered.
+    const events = await api('GET', '/v1/events?limit=100');
+    expect(events.status).toBe(200);
+    expect(events.body.data.map((event: { type: string }) => event.type)).toEqual([...expected].reverse());
+    const last = receiver.received.at(-1) as ReceivedEvent;
+    const one = await api('GET', `/v1/events/${last.event.id}`);
+    expect(one.body).toEqual(last.event);
+  });
+
+  it('pages the events list and filters it by type', async () => {
+    const first = await api('GET', '/v1/events?type=order.created&limit=2');
+    expect(first.body.data).toHaveLength(2);
+    expect(first.body.has_more).toBe(true);
+    expect(first.body.data.every((event: { type: string }) => event.type === 'order.created')).toBe(true);
+    const next = await api('GET', `/v1/events?type=order.created&limit=2&starting_after=${first.body.data[1].id as string}`);
+    expect(next.body.data[0].id).not.toBe(first.body.data[1].id);
+    expect(new Date(next.body.data[0].created_at).getTime()).toBeLessThanOrEqual(new Date(first.body.data[1].created_at).getTime());
+    const bad = await api('GET', '/v1/events?limit=0&type=nope');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['limit', 'type']);
+    expect((await api('GET', '/v1/events/evt_00000000000000000000000000000000')).status).toBe(404);
+  });
+
+  it('writes nothing for a test key, nor for a change that is refused', async () => {
+    const before = (await api('GET', '/v1/events?limit=100')).body.data.length as number;
+    expect((await api('POST', '/v2/orders', orderBody(), shop.testKey)).status).toBe(201);
+    // A claim naming an item the order does not have: refused after the order row was locked.
+    const order = orderBody();
+    expect((await api('POST', '/v2/orders', order)).status).toBe(201);
+    const refused = await api('POST', '/v1/claims', { source_order_id: order.source_order_id, reason: 'lost', items: [{ source_id: 'nope', quantity: 1 }] });
+    expect(refused.status).toBe(400);
+    const after = (await api('GET', '/v1/events?limit=100')).body.data as Array<{ type: string }>;
+    expect(after.length).toBe(before + 1);
+    expect(after[0]?.type).toBe('order.created');
+  });
+});
+
+describe('delivery', () => {
+  it('retries a failing endpoint: 500 twice, then 200, with three attempts in the log', async () => {
+    const store = await seedStore(service.db);
+    const receiver = await startEventReceiver();
+    try {
+      receiver.answer((index) => (index < 2 ? 500 : 200));
+      const endpoint = await endpointFor(receiver, ['order.created'], store);
+      expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody() })).status).toBe(201);
+      await receiver.waitFor((received) => received.length >= 3);
+      const ids = new Set(receiver.received.map((delivery) => delivery.event.id));
+      expect(ids.size).toBe(1);
+      // Each attempt is signed afresh, each with a valid signature.
+      for (const delivery of receiver.received) expect(verified(endpoint.secret, delivery)).toEqual(delivery.event);
+      let log = await call(service.baseUrl, 'GET', `/v1/webhook_endpoints/${endpoint.id}/deliveries`, { key: store.liveKey });
+      for (let i = 0; i < 50 && log.body.data[0]?.status !== 'succeeded'; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        log = await call(service.baseUrl, 'GET', `/v1/webhook_endpoints/${endpoint.id}/deliveries`, { key: store.liveKey });
+      }
+      expect(log.body.data).toHaveLength(1);
+      const [delivery] = log.body.data;
+      expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 3, next_attempt_on: null, event_type: 'order.created' });
+      expect(delivery.attempts.map((a: { status_code: number; succeeded: boolean; error: string | null }) => [a.status_code, a.succeeded, a.error])).toEqual([
+        [200, true, null],
+        [500, false, 'http_status'],
+        [500, false, 'http_status'],
+      ]);
+      expect(delivery.attempts[1].response_body).toBe('refused with 500');
+      expect(delivery.attempts.every((a: { duration_ms: number }) => Number.isInteger(a.duration_ms) && a.duration_ms >= 0)).toBe(true);
+      // The retries waited about the schedule (1 s each, ±10 %).
+      const times: number[] = [...delivery.attempts].reverse().map((a: { attempted_on: string }) => new Date(a.attempted_on).getTime());
+      const [t0 = 0, t1 = 0, t2 = 0] = times;
+      expect(t1 - t0).toBeGreaterThanOrEqual(850);
+      expect(t2 - t1).toBeGreaterThanOrEqual(850);
+      const endpointNow = await call(service.baseUrl, 'GET', `/v1/webhook_endpoints/${endpoint.id}`, { key: store.liveKey });
+      expect(endpointNow.body).toMatchObject({ status: 'enabled', failing_since: null });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('disables an endpoint whose delivery ran out of attempts, and says so in its status', async () => {
+    const store = await seedStore(service.db);
+    const receiver = await startEventReceiver();
+    try {
+      receiver.answer(() => 503);
+      const endpoint = await endpointFor(receiver, ['order.created'], store);
+      expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody() })).status).toBe(201);
+      // The test schedule waits 1 s three times: four attempts.
+      await receiver.waitFor((received) => received.length >= 4);
+      let read = await call(service.baseUrl, 'GET', `/v1/webhook_endpoints/${endpoint.id}`, { key: store.liveKey });
+      for (let i = 0; i < 50 && read.body.status !== 'disabled'; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        read = await call(service.baseUrl, 'GET', `/v1/webhook_endpoints/${endpoint.id}`, { key: store.liveKey });
+      }
+      expect(read.body).toMatchObject({ status: 'disabled', disabled_reason: 'failing', failing_since: expect.any(String) });
+      const log = await call(service.baseUrl, 'GET', `/v1/webhook_endpoints/${endpoint.id}/deliveries`, { key: store.liveKey });
+      expect(log.body.data[0]).toMatchObject({ status: 'failed', attempt_count: 4, next_attempt_on: null });
+      // Disabled: a new event is not sent to it.
+      expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody() })).status).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(receiver.received).toHaveLength(4);
+      // Re-enabled and answering: a resend of the failed event arrives, with the same id.
+      receiver.answer(() => 200);
+      expect((await call(service.baseUrl, 'PATCH', `/v1/webhook_endpoints/${endpoint.id}`, { key: store.liveKey, body: { enabled: true } })).body.status).toBe('enabled');
+      const failedEventId = log.body.data[0].event_id as string;
+      const resent = await call(service.baseUrl, 'POST', `/v1/events/${failedEventId}/resend`, { key: store.liveKey, body: { endpoint_id: endpoint.id } });
+      expect(resent.status).toBe(202);
+      expect(resent.body.data).toHaveLength(1);
+      await receiver.waitFor((received) => received.length >= 5);
+      expect(receiver.received[4]?.event.id).toBe(failedEventId);
+      expect(receiver.received[4]?.headers['webhook-id']).toBe(failedEventId);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('signs with both secrets for a day after a rotation', async () => {
+    const store = await seedStore(service.db);
+    const receiver = await startEventReceiver();
+    try {
+      const endpoint = await endpointFor(receiver, ['order.created'], store);
+      const rotated = await call(service.baseUrl, 'POST', `/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, { key: store.liveKey });
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.secret).toMatch(/^whsec_/);
+      expect(rotated.body.secret).not.toBe(endpoint.secret);
+      const overlapHours = (new Date(rotated.body.previous_secret_expires_on).getTime() - Date.now()) / HOUR;
+      expect(overlapHours).toBeGreaterThan(23.9);
+      expect(overlapHours).toBeLessThanOrEqual(24);
+      expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody() })).status).toBe(201);
+      await receiver.waitFor((received) => received.length >= 1);
+      const [delivery] = receiver.received as [ReceivedEvent];
+      expect(String(delivery.headers['webhook-signature']).split(' ')).toHaveLength(2);
+      expect(verified(rotated.body.secret as string, delivery)).toEqual(delivery.event);
+      expect(verified(endpoint.secret, delivery)).toEqual(delivery.event);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('delivers each event once when two instances work the same queue', async () => {
+    const second = await startService({ databaseUrl: service.databaseUrl, events: { workers: true } });
+    const store = await seedStore(service.db);
+    const receivers = await Promise.all([startEventReceiver(), startEventReceiver(), startEventReceiver()]);
+    try {
+      for (const receiver of receivers) await endpointFor(receiver, ['order.created'], store);
+      const orders = 30;
+      await Promise.all(
+        Array.from({ length: orders }, (_, index) =>
+          call(index % 2 === 0 ? service.baseUrl : second.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody() }),
+        ),
+      );
+      for (const receiver of receivers) await receiver.waitFor((received) => received.length >= orders);
+      // Give a duplicate time to show up.
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      for (const receiver of receivers) {
+        const ids = receiver.received.map((delivery) => delivery.event.id);
+        expect(ids).toHaveLength(orders);
+        expect(new Set(ids).size).toBe(orders);
+      }
+      const attempts = await service.db.webhookDeliveryAttempt.count({ where: { delivery: { endpoint: { storeId: store.store.id } } } });
+      expect(attempts).toBe(orders * receivers.length);
+    } finally {
+      await Promise.all(receivers.map((receiver) => receiver.close()));
+      await second.close();
+    }
+  });
+
+  it('counts deliveries by outcome and reports the queue lag in /metrics', async () => {
+    // The tests above made each outcome happen on this instance: successes, retries, and a failure.
+    const text = await (await fetch(`${service.baseUrl}/metrics`)).text();
+    const count = (outcome: string) => Number(new RegExp(`^event_delivery_attempts_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    expect(count('succeeded')).toBeGreaterThanOrEqual(14);
+    expect(count('retrying')).toBeGreaterThanOrEqual(5);
+    expect(count('failed')).toBeGreaterThanOrEqual(1);
+    expect(text).toMatch(/^event_delivery_lag_seconds \d/m);
+  });
+});
+
+describe('SSRF protection, with the operator setting off', () => {
+  // Names resolve through a stub: the test makes no outside connection, and a name the system
+  // cannot resolve proves the checked address is the one connected to.
+  const answers: Record<string, string> = { 'loopback.test': '127.0.0.1', 'internal.test': '10.0.0.7', 'metadata.test': '169.254.169.254' };
+  const resolved: string[] = [];
+  let guarded: TestService;
+  let store: SeededStore;
+  let receiver: EventReceiver;
+
+  beforeAll(async () => {
+    // A database of its own: the other instance's workers would otherwise take these deliveries.
+    guarded = await startService({
+      events: {
+        workers: true,
+        allowPrivateNetworks: false,
+        resolve: async (hostname) => {
+          resolved.push(hostname);
+          const address = answers[hostname];
+          if (address === undefined) throw Object.assign(new Error(`no such host ${hostname}`), { code: 'ENOTFOUND' });
+          return [{ address, family: 4 }];
+        },
+      },
+    });
+    store = await seedStore(guarded.db);
+    receiver = await startEventReceiver();
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await guarded.close();
+  });
+
+  it('refuses http, literal private addresses and localhost when the endpoint is made', async () => {
+    for (const url of ['http://shop.example.com/hook', 'https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/hook', 'https://localhost/hook']) {
+      const refused = await call(guarded.baseUrl, 'POST', '/v1/webhook_endpoints', { key: store.liveKey, body: { url, events: ['*'] } });
+      expect(refused.status, url).toBe(400);
+      expect(refused.body.errors.map((e: { field: string }) => e.field), url).toEqual(['url']);
+    }
+  });
+
+  it('refuses, at delivery time, names that resolve to loopback, private or metadata addresses', async () => {
+    const endpoints: string[] = [];
+    for (const host of Object.keys(answers)) {
+      const created = await call(guarded.baseUrl, 'POST', '/v1/webhook_endpoints', {
+        key: store.liveKey,
+        body: { url: `https://${host}:${receiver.port}/hooks/events`, events: ['order.created'] },
+      });
+      expect(created.status).toBe(201);
+      endpoints.push(created.body.id as string);
+    }
+    expect((await call(guarded.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody() })).status).toBe(201);
+    const logs = async () =>
+      Promise.all(endpoints.map(async (id) => (await call(guarded.baseUrl, 'GET', `/v1/webhook_endpoints/${id}/deliveries`, { key: store.liveKey })).body.data[0]));
+    let deliveries = await logs();
+    for (let i = 0; i < 100 && !deliveries.every((delivery) => delivery?.attempts.length >= 1); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      deliveries = await logs();
+    }
+    for (const delivery of deliveries) expect(delivery.attempts[0]).toMatchObject({ succeeded: false, status_code: null, error: 'refused_address' });
+    expect(resolved).toEqual(expect.arrayContaining(Object.keys(answers)));
+    expect(receiver.received).toEqual([]);
+    // Not one connection, of any protocol, reached the address behind the names.
+    expect(receiver.connections()).toBe(0);
+  });
+});

@@ -1,0 +1,70 @@
+// A merchant's webhook endpoint for tests: an HTTP server on loopback that keeps every request it
+// gets (headers and raw body) and answers what the test tells it to.
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedEvent {
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+  /** The parsed body. */
+  event: { id: string; type: string; created_at: string; mode: string; data: Record<string, unknown> };
+}
+
+export interface EventReceiver {
+  url: string;
+  port: number;
+  received: ReceivedEvent[];
+  /** TCP connections accepted so far, whatever came over them. */
+  connections: () => number;
+  /** The status to answer the n-th request (0-based) with; 200 unless set. */
+  answer: (answer: (index: number, received: ReceivedEvent) => number) => void;
+  /** Resolves once `predicate` holds over what arrived; rejects after `timeoutMs`. */
+  waitFor: (predicate: (received: ReceivedEvent[]) => boolean, timeoutMs?: number) => Promise<void>;
+  close: () => Promise<void>;
+}
+
+export async function startEventReceiver(path = '/hooks/events'): Promise<EventReceiver> {
+  const received: ReceivedEvent[] = [];
+  let respond: (index: number, received: ReceivedEvent) => number = () => 200;
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      const entry: ReceivedEvent = { headers: request.headers, rawBody, event: JSON.parse(rawBody) as ReceivedEvent['event'] };
+      const index = received.length;
+      received.push(entry);
+      const status = respond(index, entry);
+      response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : `refused with ${status}`);
+    });
+  });
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    port,
+    received,
+    connections: () => connections,
+    answer: (answer) => {
+      respond = answer;
+    },
+    waitFor: (predicate, timeoutMs = 15_000) =>
+      new Promise<void>((resolve, reject) => {
+        const started = Date.now();
+        const timer = setInterval(() => {
+          if (predicate(received)) {
+            clearInterval(timer);
+            resolve();
+          } else if (Date.now() - started > timeoutMs) {
+            clearInterval(timer);
+            reject(new Error(`the receiver did not get what was awaited; it got: ${received.map((r) => r.event.type).join(', ')}`));
+          }
+        }, 25);
+      }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
