@@ -245,14 +245,19 @@ export const WebhookDelivery = extendApi(
   { title: 'WebhookDelivery' },
 );
 
-const PageQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^(100|[1-9][0-9]?)$/, 'must be a whole number from 1 to 100')
-    .optional()
-    .describe('How many to answer, 1 to 100 (default 20).'),
-  starting_after: string(100, z.string(), { description: 'The id of the last object of the previous page: the page after it.' }).optional(),
-});
+/** The query of a page: how many, and after which object (an id of the store's: the last of the previous page). */
+const pageQuery = (cursorExample: string) =>
+  z.object({
+    limit: extendApi(z.string().regex(/^(100|[1-9][0-9]?)$/, 'must be a whole number from 1 to 100'), { example: '20' })
+      .optional()
+      .describe('How many to answer, 1 to 100 (default 20).'),
+    starting_after: extendApi(string(100, z.string(), { description: 'The id of the last object of the previous page: the page after it.' }), {
+      example: cursorExample,
+    }).optional(),
+  });
+export const EXAMPLE_ENDPOINT_ID = 'we_4f0c6a2e8d4b4b8e9a513c2d7e6f1a90';
+export const EXAMPLE_EVENT_ID = 'evt_4f0c6a2e8d4b4b8e9a513c2d7e6f1a90';
+export const EXAMPLE_DELIVERY_ID = 'del_4f0c6a2e8d4b4b8e9a513c2d7e6f1a90';
 
 export const WebhookDeliveryList = extendApi(
   z.object({
@@ -282,8 +287,8 @@ export const EventResendResponse = extendApi(
   { title: 'EventResendResponse' },
 );
 
-const IdParams = z.object({ id: extendApi(text(100), { example: 'we_4f0c6a2e8d4b4b8e9a513c2d7e6f1a90' }) });
-const EventIdParams = z.object({ id: extendApi(text(100), { example: 'evt_4f0c6a2e8d4b4b8e9a513c2d7e6f1a90' }) });
+const IdParams = z.object({ id: extendApi(text(100), { example: EXAMPLE_ENDPOINT_ID }) });
+const EventIdParams = z.object({ id: extendApi(text(100), { example: EXAMPLE_EVENT_ID }) });
 const readErrors = pickErrors(400, 401, 403, 404, 429, 500);
 const writeErrors = pickErrors(400, 401, 403, 404, 409, 413, 422, 429, 500);
 const liveOnly = 'Live keys only: test keys write nothing and cause no event, so they answer 404.';
@@ -353,7 +358,7 @@ export const webhookEndpointsContract = c.router({
     method: 'GET',
     path: '/v1/webhook_endpoints/:id/deliveries',
     pathParams: IdParams,
-    query: PageQuery,
+    query: pageQuery(EXAMPLE_DELIVERY_ID),
     responses: { 200: WebhookDeliveryList, ...readErrors },
     metadata: keyRoute('other', 'not_found'),
     summary: "List a webhook endpoint's deliveries",
@@ -365,9 +370,8 @@ export const eventsContract = c.router({
   list: {
     method: 'GET',
     path: '/v1/events',
-    query: PageQuery.extend({
-      type: z
-        .enum(EVENT_TYPES, { errorMap: () => ({ message: `must be one of ${EVENT_TYPES.join(', ')}` }) })
+    query: pageQuery(EXAMPLE_EVENT_ID).extend({
+      type: extendApi(z.enum(EVENT_TYPES, { errorMap: () => ({ message: `must be one of ${EVENT_TYPES.join(', ')}` }) }), { example: 'order.created' })
         .optional()
         .describe('Only events of this type.'),
     }),

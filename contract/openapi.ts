@@ -215,6 +215,23 @@ function nameTitledSchemas(document: SchemaObject): void {
  * zod's z.unknown() comes out as { nullable: true } with no type, which OpenAPI 3.0 does not allow:
  * any JSON value is the empty schema.
  */
+/**
+ * What OpenAPI 3.0.3 asks of a nullable schema: an enum lists null among its values (validators
+ * check enum first, and would refuse the null that nullable allows), and a nullable reference
+ * (zod's .nullable() on a named object: allOf with one $ref) says its type.
+ */
+function nullableRules(node: unknown): void {
+  if (Array.isArray(node)) {
+    node.forEach(nullableRules);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...(schema.enum as unknown[]), null];
+  if (schema.nullable === true && schema.type === undefined && Array.isArray(schema.allOf)) schema.type = 'object';
+  Object.values(schema).forEach(nullableRules);
+}
+
 function anyValueSchemas(node: unknown): void {
   if (Array.isArray(node)) {
     node.forEach(anyValueSchemas);
@@ -280,8 +297,10 @@ const EVENT_CALLBACK = {
         ],
         // The component GET /v1/events/{id} answers with.
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/MerchantEvent' } } } },
+        security: [{ eventSignature: [] }],
         responses: {
           '200': { description: 'Any 2xx acknowledges the event.' },
+          '400': { description: 'Refuse an event whose signature or timestamp does not verify. Like any answer other than 2xx, it is retried.' },
           '500': { description: 'Anything else, or no answer within 10 seconds, is retried.' },
         },
       },
@@ -337,6 +356,14 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             name: 'X-WC-Webhook-Signature',
             description: 'Base64 HMAC-SHA256 of the raw body, keyed with the hex SHA-256 of "<store id>-<API key>" (or a declared secret).',
           },
+          eventSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: EVENT_SIGNATURE_HEADER,
+            description:
+              'On events the service sends: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the ' +
+              "endpoint's secret (Standard Webhooks); the receiver checks it.",
+          },
           webhookSignature: {
             type: 'apiKey',
             in: 'header',
@@ -375,6 +402,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     },
   );
   anyValueSchemas(document);
+  nullableRules(document);
   nameTitledSchemas(document as unknown as SchemaObject);
   return document as unknown as Record<string, unknown>;
 }

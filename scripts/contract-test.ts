@@ -19,6 +19,8 @@ import { resolveDatabase } from '../server/db/resolve.js';
 import type { Actor } from '../server/domain/actor.js';
 import { issueApiKey } from '../server/domain/api-keys.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { EXAMPLE_DELIVERY_ID, EXAMPLE_ENDPOINT_ID, EXAMPLE_EVENT_ID, OrderRequest } from '../contract/index.js';
+import { createOrder } from '../server/domain/orders/index.js';
 import { createStore } from '../server/domain/stores.js';
 import { createGracefulServer } from '../server/http/graceful-server.js';
 import { contractTestCollection, type SigningSecrets } from './contract-test/collection.js';
@@ -60,6 +62,22 @@ async function seed(db: Parameters<typeof createStore>[0], platformSecret: strin
   const live = await issueApiKey(db, OPERATOR, { storeSlug: store.slug, mode: 'live', scope: 'store' });
   await createPlatform(db, OPERATOR, 'shopify', platformSecret);
   await connectStore(db, OPERATOR, store.slug, 'shopify');
+  // The endpoint, event and delivery the examples name: an order's event, given the example ids.
+  const order = OrderRequest.parse({
+    source_order_id: 'contract-test-seed',
+    subtotal: 125,
+    insurance_selected: true,
+    customer_details: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+    shipping_details: { street_address1: '1600 Amphitheatre Pkwy', city: 'Mountain View', province: 'CA', zip: '94043', country_code: 'US' },
+    line_items: [{ source_id: 'line-1', name: 'Lamp', price: 125, quantity: 1 }],
+    source_created_on: new Date().toISOString(),
+  });
+  await createOrder(db, { store, actor: OPERATOR, mode: 'live' }, order, new Date());
+  await db.$executeRaw`UPDATE events SET id = ${EXAMPLE_EVENT_ID} WHERE store_id = ${store.id}::uuid`;
+  await db.$executeRaw`INSERT INTO webhook_endpoints (id, store_id, url, events, secret, created_at, updated_at)
+                       VALUES (${EXAMPLE_ENDPOINT_ID}, ${store.id}::uuid, 'https://shop.example.com/hooks/seed', '{order.created}', 'whsec_c2VlZA==', now(), now())`;
+  await db.$executeRaw`INSERT INTO webhook_deliveries (id, event_id, event_seq, endpoint_id, status, created_at, updated_at)
+                       SELECT ${EXAMPLE_DELIVERY_ID}, id, seq, ${EXAMPLE_ENDPOINT_ID}, 'succeeded', now(), now() FROM events WHERE id = ${EXAMPLE_EVENT_ID}`;
   return { storeId: store.id, liveKey: live.key };
 }
 

@@ -1,8 +1,9 @@
 // openapi.json is generated from the contract, committed, valid, and served.
 import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import type { OpenAPI } from 'openapi-types';
+import type { OpenAPI, OpenAPIV3 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../contract/merchant-events.js';
 import { buildOpenApiDocument, renderOpenApiDocument } from '../contract/openapi.js';
 import { call } from './support/http.js';
 import { seedStore, startService, type TestService } from './support/service.js';
@@ -20,7 +21,7 @@ type Document = {
   paths: Record<string, Record<string, Operation>>;
   tags: Array<{ name: string; description: string }>;
   servers: Array<{ url: string; variables?: Record<string, { default: string }> }>;
-  components: { securitySchemes: Record<string, unknown>; headers: Record<string, unknown> };
+  components: { securitySchemes: Record<string, unknown>; headers: Record<string, unknown>; schemas: Record<string, unknown> };
 };
 
 const document = buildOpenApiDocument() as unknown as Document;
@@ -50,6 +51,16 @@ describe('openapi.json', () => {
       [
         'POST /v2/quotes',
         'POST /v2/orders',
+        'POST /v1/webhook_endpoints',
+        'GET /v1/webhook_endpoints',
+        'GET /v1/webhook_endpoints/{id}',
+        'PATCH /v1/webhook_endpoints/{id}',
+        'DELETE /v1/webhook_endpoints/{id}',
+        'POST /v1/webhook_endpoints/{id}/rotate_secret',
+        'GET /v1/webhook_endpoints/{id}/deliveries',
+        'GET /v1/events',
+        'GET /v1/events/{id}',
+        'POST /v1/events/{id}/resend',
         'GET /v2/orders/{source_order_id}',
         'POST /v2/orders/{source_order_id}',
         'PATCH /v2/orders/{source_order_id}',
@@ -92,7 +103,22 @@ describe('openapi.json', () => {
             : [{ tokenHeader: [] }, { bearerAuth: [] }];
       expect(operation.security, where).toEqual(expected);
     }
-    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearerAuth', 'easyPostSignature', 'tokenHeader', 'webhookSignature', 'wooCommerceSignature']);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearerAuth', 'easyPostSignature', 'eventSignature', 'tokenHeader', 'webhookSignature', 'wooCommerceSignature']);
+  });
+
+  it('documents event delivery as a callback of endpoint creation: the three Standard Webhooks headers, the signature, the event union', () => {
+    const create = operations.find(({ operation }) => operation.operationId === 'webhookEndpoints.create')?.operation as unknown as OpenAPIV3.OperationObject;
+    const callback = (create.callbacks?.event as OpenAPIV3.CallbackObject | undefined)?.['{$request.body#/url}']?.post;
+    expect(callback?.security).toEqual([{ eventSignature: [] }]);
+    expect((callback?.parameters as OpenAPIV3.ParameterObject[]).map((parameter) => [parameter.in, parameter.name, parameter.required])).toEqual([
+      ['header', 'webhook-id', true],
+      ['header', 'webhook-timestamp', true],
+      ['header', 'webhook-signature', true],
+    ]);
+    const body = callback?.requestBody as OpenAPIV3.RequestBodyObject;
+    expect(body.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/MerchantEvent' });
+    const union = document.components.schemas.MerchantEvent as OpenAPIV3.SchemaObject;
+    expect(Object.keys((union.discriminator as OpenAPIV3.DiscriminatorObject).mapping ?? {}).sort()).toEqual([...EVENT_TYPES].sort());
   });
 
   it('describes every error response with the shared error schema', () => {

@@ -67,7 +67,7 @@ function expectedUdt(field: DmmfField): string {
         if (native === 'Date') return 'date';
         return native === 'Timestamptz' ? 'timestamptz' : 'timestamp';
       case 'Json':
-        return 'jsonb';
+        return native === 'Json' ? 'json' : 'jsonb';
       default:
         throw new Error(`No mapping for Prisma type ${field.type}`);
     }

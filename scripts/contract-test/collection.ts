@@ -146,7 +146,9 @@ function statefulOrder(operations: DocumentOperation[]): string[] {
     ordered.push(id);
   };
   for (const operation of operations) visit(operation.id);
-  return ordered;
+  // A delete ends what the operations after it in the document would read (rotate, deliveries).
+  const isDelete = (id: string) => operations.find((operation) => operation.id === id)?.method === 'DELETE';
+  return [...ordered.filter((id) => !isDelete(id)), ...ordered.filter(isDelete)];
 }
 
 export function contractTestCollection(generated: PostmanCollection, document: OpenAPIV3.Document, fixtures: RunFixtures): ContractTestCollection {

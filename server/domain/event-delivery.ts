@@ -247,8 +247,8 @@ export async function listDeliveries(
   if (!endpoint) throw endpointNotFound(endpointId);
   let before: bigint | undefined;
   if (page.startingAfter !== undefined) {
-    const cursor = await db.webhookDelivery.findFirst({ where: { id: page.startingAfter, endpointId }, select: { seq: true } });
-    if (!cursor) throw new AppError('invalid_request', 'starting_after names no delivery of this endpoint.', [{ field: 'starting_after', message: 'is not a delivery of this endpoint' }]);
+    const cursor = await db.webhookDelivery.findFirst({ where: { id: page.startingAfter, endpoint: { storeId: scope.store.id } }, select: { seq: true } });
+    if (!cursor) throw new AppError('invalid_request', 'starting_after names no delivery of this store.', [{ field: 'starting_after', message: 'is not a delivery of this store' }]);
     before = cursor.seq;
   }
   const rows = await db.webhookDelivery.findMany({
