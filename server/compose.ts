@@ -15,7 +15,7 @@ import { systemClock, type Clock } from './domain/clock.js';
 import type { TrackingProvider } from './domain/tracking.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createRateLimiting, type RateLimiting, type RateLimitSettings } from './http/rate-limit.js';
-import { startIdempotencySweep } from './jobs/idempotency-sweep.js';
+import { startRetentionSweep } from './jobs/retention-sweep.js';
 import { startEventDelivery } from './jobs/event-delivery.js';
 import { startJobQueue } from './jobs/queue.js';
 import { startTrackingJobs, type TrackingJobs } from './jobs/tracking-jobs.js';
@@ -110,7 +110,7 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
     work: options.tracking.workers,
     ...(options.tracking.workerPollingSeconds === undefined ? {} : { workerPollingSeconds: options.tracking.workerPollingSeconds }),
   });
-  const sweep = options.tracking.workers ? startIdempotencySweep({ db, clock: options.clock, logger: options.logger }) : undefined;
+  const sweep = options.tracking.workers ? startRetentionSweep({ db, clock: options.clock, logger: options.logger }) : undefined;
   const apiKeys = await startApiKeyCache(options.databaseUrl, { onDisconnect: options.onKeyNotificationsLost });
   const metrics = createMetrics(db, { processMetrics: options.metrics.processMetrics });
   const events = await startEventDelivery({

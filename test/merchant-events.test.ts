@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { EVENT_RETENTION_DAYS, sweepExpiredEvents } from '../server/domain/events.js';
 import { pollShipment } from '../server/domain/shipments.js';
 import { call, orderBody } from './support/http.js';
 import { startEventReceiver, type EventReceiver, type ReceivedEvent } from './support/event-receiver.js';
@@ -379,6 +380,31 @@ describe('delivery', () => {
     expect(count('retrying')).toBeGreaterThanOrEqual(5);
     expect(count('failed')).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/^event_delivery_lag_seconds \d/m);
+  });
+});
+
+describe('retention', () => {
+  it(`deletes events older than ${EVENT_RETENTION_DAYS} days, with their deliveries and attempts, and keeps newer ones`, async () => {
+    const store = await seedStore(service.db);
+    const receiver = await startEventReceiver();
+    try {
+      await endpointFor(receiver, ['order.created'], store);
+      for (let i = 0; i < 2; i += 1) expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody() })).status).toBe(201);
+      await receiver.waitFor((received) => received.length >= 2);
+      const [old, recent] = receiver.received.map((delivery) => delivery.event.id);
+      // The first event is moved back to just over the retention; the second to just under it.
+      const day = 86_400_000;
+      await service.db.event.update({ where: { id: old as string }, data: { createdAt: new Date(Date.now() - EVENT_RETENTION_DAYS * day - 60_000) } });
+      await service.db.event.update({ where: { id: recent as string }, data: { createdAt: new Date(Date.now() - EVENT_RETENTION_DAYS * day + 60_000) } });
+      expect(await sweepExpiredEvents(service.db, new Date())).toBeGreaterThanOrEqual(1);
+      expect(await service.db.event.findUnique({ where: { id: old as string } })).toBeNull();
+      expect(await service.db.webhookDelivery.count({ where: { eventId: old as string } })).toBe(0);
+      expect(await service.db.event.findUnique({ where: { id: recent as string } })).not.toBeNull();
+      expect(await service.db.webhookDelivery.count({ where: { eventId: recent as string } })).toBe(1);
+      expect((await call(service.baseUrl, 'GET', `/v1/events/${old as string}`, { key: store.liveKey })).status).toBe(404);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 
