@@ -10,6 +10,7 @@ import { signWebhook } from '../contract/webhook-signature.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { EVENT_RETENTION_DAYS, sweepExpiredEvents } from '../server/domain/events.js';
 import { pollShipment } from '../server/domain/shipments.js';
+import { MAX_ENDPOINTS_PER_STORE } from '../server/domain/webhook-endpoints.js';
 import { call, orderBody } from './support/http.js';
 import { startEventReceiver, type EventReceiver, type ReceivedEvent } from './support/event-receiver.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
@@ -78,6 +79,19 @@ describe('webhook endpoints', () => {
     const testKey = await api('POST', '/v1/webhook_endpoints', { url: 'https://shop.example.com/h', events: ['*'] }, shop.testKey);
     expect(testKey.status).toBe(404);
     expect((await api('GET', '/v1/events', undefined, shop.testKey)).status).toBe(404);
+  });
+
+  it(`allows ${MAX_ENDPOINTS_PER_STORE} endpoints per store, even when created all at once`, async () => {
+    const store = await seedStore(service.db);
+    const answers = await Promise.all(
+      Array.from({ length: MAX_ENDPOINTS_PER_STORE + 4 }, (_, index) =>
+        call(service.baseUrl, 'POST', '/v1/webhook_endpoints', { key: store.liveKey, body: { url: `https://shop.example.com/h${index}`, events: ['*'] } }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(MAX_ENDPOINTS_PER_STORE);
+    const refused = answers.filter((answer) => answer.status !== 201);
+    expect(refused.map((answer) => answer.body.error_code)).toEqual(['conflict', 'conflict', 'conflict', 'conflict']);
+    expect((await call(service.baseUrl, 'GET', '/v1/webhook_endpoints', { key: store.liveKey })).body.data).toHaveLength(MAX_ENDPOINTS_PER_STORE);
   });
 
   it('updates url, events and enabled, and deletes', async () => {

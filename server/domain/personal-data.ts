@@ -2,10 +2,10 @@
 // has_pii reads it, the log redaction derives its keys from it, and erasure and export will walk
 // it. A new column holding personal data is added here, and those follow.
 
-export type PersonalDataKind = 'name' | 'email' | 'phone' | 'address' | 'free_text' | 'image_url';
+export type PersonalDataKind = 'name' | 'email' | 'phone' | 'address' | 'free_text' | 'image_url' | 'object_copy';
 
 export interface PersonalDataColumn {
-  table: 'orders' | 'order_line_items' | 'claims' | 'quotes';
+  table: 'orders' | 'order_line_items' | 'claims' | 'quotes' | 'events';
   column: string;
   /** The Prisma field of the column. */
   field: string;
@@ -26,6 +26,9 @@ export const PERSONAL_DATA_COLUMNS = [
   { table: 'claims', column: 'description', field: 'description', kind: 'free_text', wireKeys: ['description'] },
   // Recorded as sent, for dispute resolution: a cart line may carry anything the storefront put in it.
   { table: 'quotes', column: 'cart_items', field: 'cartItems', kind: 'free_text', wireKeys: ['cart_items'] },
+  // An event's data is the order or claim as it was: names, line items and claim descriptions are
+  // copied in. Kept 30 days (events.ts); never logged, so no wire key of its own.
+  { table: 'events', column: 'data', field: 'data', kind: 'object_copy', wireKeys: [] },
 ] as const satisfies readonly PersonalDataColumn[];
 
 type OrderPersonalDataField = Extract<(typeof PERSONAL_DATA_COLUMNS)[number], { table: 'orders' }>['field'];
