@@ -21,6 +21,9 @@ interface Fixture {
   sourceOrderId: string;
   trackingNumber: string;
   claimId: string;
+  /** A webhook endpoint of A's, and A's latest event. */
+  endpointId: string;
+  eventId: string;
 }
 
 async function fixtureOfA(): Promise<Fixture> {
@@ -39,7 +42,12 @@ async function fixtureOfA(): Promise<Fixture> {
   expect(claim.status).toBe(201);
   // Resolved, so that A's own cancels succeed in the positive controls below.
   await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id as string, 'closed', new Date());
-  return { sourceOrderId, trackingNumber, claimId: claim.body.id as string };
+  // One endpoint at a time, within the store's limit: each fixture makes its own.
+  await service.db.webhookEndpoint.deleteMany({ where: { storeId: storeA.store.id } });
+  const endpoint = await call(service.baseUrl, 'POST', '/v1/webhook_endpoints', { key: storeA.liveKey, body: { url: 'https://a.example.com/hook', events: ['*'] } });
+  expect(endpoint.status).toBe(201);
+  const event = await service.db.event.findFirstOrThrow({ where: { storeId: storeA.store.id }, orderBy: { seq: 'desc' } });
+  return { sourceOrderId, trackingNumber, claimId: claim.body.id as string, endpointId: endpoint.body.id as string, eventId: event.id };
 }
 
 /** A's objects as stored, to prove that B's requests changed none of them. */
@@ -48,7 +56,9 @@ async function snapshotOfA(fixture: Fixture): Promise<string> {
     where: { storeId: storeA.store.id, sourceOrderId: fixture.sourceOrderId },
     include: { lineItems: true, ledgerEntries: true, shipments: true, claims: { include: { history: true } }, refunds: true },
   });
-  return JSON.stringify(order, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+  const endpoint = await service.db.webhookEndpoint.findUnique({ where: { id: fixture.endpointId }, include: { deliveries: { include: { attempts: true } } } });
+  const event = await service.db.event.findUnique({ where: { id: fixture.eventId } });
+  return JSON.stringify({ order, endpoint, event }, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
 }
 
 type Requester = (fixture: Fixture, as: 'A' | 'B') => Promise<ApiResponse>;
@@ -64,6 +74,13 @@ const enc = encodeURIComponent;
  */
 const addressing: Record<string, { request: Requester; statusForA: number }> = {
   'GET /v2/orders/:source_order_id': { request: byKey('GET', (f) => `/v2/orders/${enc(f.sourceOrderId)}`), statusForA: 200 },
+  'GET /v1/webhook_endpoints/:id': { request: byKey('GET', (f) => `/v1/webhook_endpoints/${f.endpointId}`), statusForA: 200 },
+  'PATCH /v1/webhook_endpoints/:id': { request: byKey('PATCH', (f) => `/v1/webhook_endpoints/${f.endpointId}`, () => ({ url: 'https://b.example.com/steal' })), statusForA: 200 },
+  'DELETE /v1/webhook_endpoints/:id': { request: byKey('DELETE', (f) => `/v1/webhook_endpoints/${f.endpointId}`), statusForA: 200 },
+  'POST /v1/webhook_endpoints/:id/rotate_secret': { request: byKey('POST', (f) => `/v1/webhook_endpoints/${f.endpointId}/rotate_secret`), statusForA: 200 },
+  'GET /v1/webhook_endpoints/:id/deliveries': { request: byKey('GET', (f) => `/v1/webhook_endpoints/${f.endpointId}/deliveries`), statusForA: 200 },
+  'GET /v1/events/:id': { request: byKey('GET', (f) => `/v1/events/${f.eventId}`), statusForA: 200 },
+  'POST /v1/events/:id/resend': { request: byKey('POST', (f) => `/v1/events/${f.eventId}/resend`, () => ({})), statusForA: 202 },
   'GET /v1/orders/:source_order_id': { request: byKey('GET', (f) => `/v1/orders/${enc(f.sourceOrderId)}`), statusForA: 200 },
   'POST /v1/orders/:source_order_id': {
     request: byKey('POST', (f) => `/v1/orders/${enc(f.sourceOrderId)}`, () => ({ subtotal: 500, customer_details: { email: 'b@example.com' } })),
@@ -123,6 +140,9 @@ const addressing: Record<string, { request: Requester; statusForA: number }> = {
 /** Routes that address no object of a store, and why; each is covered by its own check or needs none. */
 const notAddressing: Record<string, string> = {
   'POST /v2/quotes': 'prices a cart; names no stored object',
+  'POST /v1/webhook_endpoints': 'creates; names no stored object',
+  'GET /v1/webhook_endpoints': "the key's own store's endpoints, nothing else",
+  'GET /v1/events': "the key's own store's events, nothing else (its cursor is looked up in the key's store)",
   'POST /v2/orders': "creates; its only reference, quote_id, is checked below (another store's quote never prices it)",
   'POST /v2/addresses/verify': 'no side effects and no stored object',
   'POST /v1/tracking/easypost/webhook': 'no API key: EasyPost-signed, matched by the provider reference EasyPost holds',

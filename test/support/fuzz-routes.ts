@@ -35,6 +35,8 @@ export let shop: SeededStore;
 /** The store connected to the platform: what platform messages create stays out of the REST store. */
 export let pushed: SeededStore;
 export let claimId: string;
+export let endpointId: string;
+export let eventId: string;
 
 /** Starts the service and the live objects the routes that read or change one need. */
 export async function startFuzzService(): Promise<void> {
@@ -56,6 +58,10 @@ export async function startFuzzService(): Promise<void> {
   const claim = await call(service.baseUrl, 'POST', '/v1/claims', { key: shop.liveKey, body: { source_order_id: ORDER_ID, reason: 'lost' } });
   expect(claim.status).toBe(201);
   claimId = claim.body.id as string;
+  const endpoint = await call(service.baseUrl, 'POST', '/v1/webhook_endpoints', { key: shop.liveKey, body: { url: 'https://shop.example.com/fuzz', events: ['*'] } });
+  expect(endpoint.status).toBe(201);
+  endpointId = endpoint.body.id as string;
+  eventId = (await service.db.event.findFirstOrThrow({ where: { storeId: shop.store.id }, orderBy: { seq: 'desc' } })).id;
 }
 
 export const stopFuzzService = async (): Promise<void> => service?.close();
@@ -195,6 +201,8 @@ export function seededParams(r: ContractRoute): Record<string, string> | null {
   if (r.name.startsWith('orders.') && r.pathParams.includes('source_order_id')) return { source_order_id: ORDER_ID };
   if (r.name.startsWith('shipments.') && r.pathParams.includes('tracking_number')) return { tracking_number: TRACKING_NUMBER };
   if (r.name === 'claims.get') return { id: claimId };
+  if (r.name.startsWith('webhookEndpoints.') && r.pathParams.includes('id')) return { id: endpointId };
+  if (r.name.startsWith('events.') && r.pathParams.includes('id')) return { id: eventId };
   if (r.name === 'webhooks.receive') return { platform_slug: PLATFORM };
   if (r.name.startsWith('routeCompatibility.') && r.pathParams.includes('source_order_id')) return { source_order_id: ORDER_ID };
   if (r.name === 'routeCompatibility.merchant') return { merchant_id: shop.store.id };
