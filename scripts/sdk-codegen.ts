@@ -1,6 +1,7 @@
 // What the SDK is generated from, so that it needs neither zod nor ts-rest at run time:
 // - sdk/src/routes.ts: the routes it calls as plain data (method, path template, path and query
-//   parameters, body, Idempotency-Key), read from the contract, with the error codes and the SDK version;
+//   parameters, body, Idempotency-Key), read from the contract, with the error codes, the SDK version
+//   and the constants of event signatures;
 // - sdk/src/types.ts: a named interface for every request and response, read from openapi.json's
 //   components, with the contract's descriptions as doc comments.
 // `npm run sdk:codegen` writes both; test/sdk-codegen.test.ts fails when either is stale.
@@ -9,6 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import { contract, ErrorCode } from '../contract/index.js';
 import { acceptsIdempotencyKey, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HEADER } from '../contract/policy.js';
+import {
+  ENDPOINT_SECRET_PREFIX,
+  EVENT_ID_HEADER,
+  EVENT_SIGNATURE_HEADER,
+  EVENT_TIMESTAMP_HEADER,
+  EVENT_TOLERANCE_SECONDS,
+} from '../contract/merchant-events.js';
 
 export const routesPath = fileURLToPath(new URL('../sdk/src/routes.ts', import.meta.url));
 export const typesPath = fileURLToPath(new URL('../sdk/src/types.ts', import.meta.url));
@@ -16,7 +24,7 @@ const openApiPath = fileURLToPath(new URL('../openapi.json', import.meta.url));
 const sdkManifestPath = fileURLToPath(new URL('../sdk/package.json', import.meta.url));
 
 /** The contract's groups the SDK calls; Route's compatibility routes and the tracking callbacks are not for merchants' code. */
-const SDK_GROUPS = ['quotes', 'orders', 'shipments', 'claims', 'addresses', 'billing', 'webhooks'] as const;
+const SDK_GROUPS = ['quotes', 'orders', 'shipments', 'claims', 'addresses', 'billing', 'webhookEndpoints', 'events', 'webhooks'] as const;
 
 /** Component names that read better in code: the response objects are named after the resource. */
 const RENAMES: Record<string, string> = {
@@ -33,6 +41,8 @@ const OPERATION_TYPES: Record<string, { body?: string; query?: string; descripti
   'webhooks.receive': { body: 'PlatformMessage', description: 'Any of the three platform messages, told apart by `event`.' },
   'claims.list': { query: 'ClaimListQuery' },
   'billing.statements': { query: 'BillingStatementQuery' },
+  'webhookEndpoints.deliveries': { query: 'DeliveryListQuery' },
+  'events.list': { query: 'EventListQuery' },
 };
 
 interface RouteRow {
@@ -99,13 +109,20 @@ export function renderRoutes(): string {
     `export const IDEMPOTENT_REPLAYED_HEADER = '${IDEMPOTENT_REPLAYED_HEADER}';`,
     `export const IDEMPOTENCY_KEY_PATTERN = ${IDEMPOTENCY_KEY_PATTERN.toString()};`,
     '',
+    "/** The headers of an event delivery (Standard Webhooks), the receiver's replay window, and the prefix of an endpoint's secret. */",
+    `export const EVENT_ID_HEADER = '${EVENT_ID_HEADER}';`,
+    `export const EVENT_TIMESTAMP_HEADER = '${EVENT_TIMESTAMP_HEADER}';`,
+    `export const EVENT_SIGNATURE_HEADER = '${EVENT_SIGNATURE_HEADER}';`,
+    `export const EVENT_TOLERANCE_SECONDS = ${EVENT_TOLERANCE_SECONDS};`,
+    `export const ENDPOINT_SECRET_PREFIX = '${ENDPOINT_SECRET_PREFIX}';`,
+    '',
     'export interface Route {',
-    "  readonly method: 'GET' | 'POST' | 'PATCH';",
+    "  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';",
     '  /** With {name} for each path parameter. */',
     '  readonly path: string;',
     '  readonly pathParams: readonly string[];',
     '  readonly query: readonly string[];',
-    '  /** Whether the request has a JSON body (a cancel has none). */',
+    '  /** Whether the request has a JSON body (a cancel or a delete has none). */',
     '  readonly body: boolean;',
     '  /** Whether the route takes an Idempotency-Key header. */',
     '  readonly idempotencyKey: boolean;',
@@ -184,7 +201,9 @@ const propertyKey = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : 
 /** The TypeScript type of a schema; nested objects are written inline at `indent`. */
 function typeOf(schema: Schema, indent: string, refs: Set<string>): string {
   const base = baseTypeOf(schema, indent, refs);
-  return schema.nullable === true && base !== 'unknown' ? `${base} | null` : base;
+  // A nullable enum lists null among its values already.
+  const hasNull = base === 'unknown' || schema.enum?.includes(null) === true;
+  return schema.nullable === true && !hasNull ? `${base} | null` : base;
 }
 
 function baseTypeOf(schema: Schema, indent: string, refs: Set<string>): string {
@@ -233,10 +252,39 @@ function members(schema: Schema, indent: string, refs: Set<string>): string[] {
   ]);
 }
 
-function declaration(name: string, schema: Schema, refs: Set<string>, description = schema.description): string[] {
+const isInterface = (schema: Schema) => schema.type === 'object' && schema.properties !== undefined && schema.nullable !== true;
+
+/**
+ * The component `schema` extends, if any: the largest other interface (4 properties or more) whose
+ * every property it has, the same and as required. An event's data is the API object plus what the
+ * change adds (Order and cancellation_cause), and `extends Order` says so in a few bytes.
+ */
+function baseOf(name: string, schema: Schema, components: Record<string, Schema>): string | undefined {
+  if (!isInterface(schema)) return undefined;
+  const properties = schema.properties ?? {};
+  const required = new Set(schema.required ?? []);
+  let best: { name: string; size: number } | undefined;
+  for (const [candidate, base] of Object.entries(components)) {
+    if (candidate === name || !isInterface(base) || base.additionalProperties !== undefined) continue;
+    const entries = Object.entries(base.properties ?? {});
+    if (entries.length < 4 || entries.length >= Object.keys(properties).length) continue;
+    const baseRequired = new Set(base.required ?? []);
+    const contained = entries.every(
+      ([key, property]) => JSON.stringify(properties[key]) === JSON.stringify(property) && required.has(key) === baseRequired.has(key),
+    );
+    if (contained && (best === undefined || entries.length > best.size)) best = { name: candidate, size: entries.length };
+  }
+  return best?.name;
+}
+
+function declaration(name: string, schema: Schema, refs: Set<string>, description = schema.description, base?: { name: string; schema: Schema }): string[] {
   const doc = docComment(description, '');
-  if (schema.type === 'object' && schema.properties !== undefined && schema.nullable !== true) {
-    return [...doc, `export interface ${name} {`, ...members(schema, '  ', refs), '}'];
+  if (isInterface(schema)) {
+    if (base === undefined) return [...doc, `export interface ${name} {`, ...members(schema, '  ', refs), '}'];
+    refs.add(base.name);
+    const inherited = new Set(Object.keys(base.schema.properties ?? {}));
+    const own = { ...schema, properties: Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([key]) => !inherited.has(key))) };
+    return [...doc, `export interface ${name} extends ${typeName(base.name)} {`, ...members(own, '  ', refs), '}'];
   }
   return [...doc, `export type ${name} = ${typeOf(schema, '', refs)};`];
 }
@@ -292,7 +340,12 @@ export function renderTypes(): string {
     const next = Object.keys(document.components.schemas).find((name) => refs.has(name) && !emitted.has(name));
     if (next === undefined) break;
     emitted.add(next);
-    componentDeclarations.push('', ...declaration(typeName(next), document.components.schemas[next] ?? {}, refs));
+    const schema = document.components.schemas[next] ?? {};
+    const base = baseOf(next, schema, document.components.schemas);
+    componentDeclarations.push(
+      '',
+      ...declaration(typeName(next), schema, refs, schema.description, base === undefined ? undefined : { name: base, schema: document.components.schemas[base] ?? {} }),
+    );
   }
   const missing = [...refs].filter((name) => !emitted.has(name));
   if (missing.length > 0) throw new Error(`openapi.json has no component ${missing.join(', ')}`);

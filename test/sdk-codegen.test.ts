@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type * as wire from '../contract/index.js';
 import { contract } from '../contract/index.js';
 import { renderRoutes, renderTypes, routesPath, typesPath } from '../scripts/sdk-codegen.js';
-import type { Client, ErrorCode, WithLastResponse } from '../sdk/src/index.js';
+import { Client, sendPlatformMessage, type ErrorCode, type WithLastResponse } from '../sdk/src/index.js';
 import { routes } from '../sdk/src/routes.js';
 import type * as sdk from '../sdk/src/types.js';
 
@@ -47,6 +47,9 @@ describe('generated SDK files', () => {
     expect(routes.orders.cancel).toMatchObject({ body: false, idempotencyKey: true });
     expect(routes.claims.list).toMatchObject({ method: 'GET', query: ['source_order_id'], idempotencyKey: false });
     expect(routes.webhooks.receive.idempotencyKey).toBe(false);
+    expect(routes.webhookEndpoints.delete).toMatchObject({ method: 'DELETE', body: false, idempotencyKey: false });
+    expect(routes.webhookEndpoints.rotateSecret).toMatchObject({ method: 'POST', body: false, idempotencyKey: true });
+    expect(routes.events.list.query).toEqual(['limit', 'starting_after', 'type']);
   });
 
   it("types every request as the contract's schema takes it and every response as it answers", () => {
@@ -61,6 +64,11 @@ describe('generated SDK files', () => {
     expectTypeOf<sdk.PlatformMessage>().toEqualTypeOf<z.input<typeof wire.WebhookMessage>>();
     expectTypeOf<sdk.ClaimListQuery>().toEqualTypeOf<z.input<Query<Contract['claims']['list']>>>();
     expectTypeOf<sdk.BillingStatementQuery>().toEqualTypeOf<z.input<Query<Contract['billing']['statements']>>>();
+    expectTypeOf<sdk.WebhookEndpointRequest>().toEqualTypeOf<z.input<typeof wire.WebhookEndpointRequest>>();
+    expectTypeOf<sdk.WebhookEndpointUpdateRequest>().toEqualTypeOf<z.input<typeof wire.WebhookEndpointUpdateRequest>>();
+    expectTypeOf<sdk.EventResendRequest>().toEqualTypeOf<z.input<typeof wire.EventResendRequest>>();
+    expectTypeOf<sdk.DeliveryListQuery>().toEqualTypeOf<z.input<Query<Contract['webhookEndpoints']['deliveries']>>>();
+    expectTypeOf<sdk.EventListQuery>().toEqualTypeOf<z.input<Query<Contract['events']['list']>>>();
     // Responses: zod's output types.
     expectTypeOf<sdk.Quote>().toEqualTypeOf<z.output<typeof wire.QuoteResponse>>();
     expectTypeOf<sdk.Order>().toEqualTypeOf<z.output<typeof wire.OrderResponse>>();
@@ -71,6 +79,27 @@ describe('generated SDK files', () => {
     expectTypeOf<sdk.AddressVerification>().toEqualTypeOf<z.output<typeof wire.AddressVerificationResponse>>();
     expectTypeOf<sdk.BillingStatement>().toEqualTypeOf<z.output<typeof wire.BillingStatement>>();
     expectTypeOf<sdk.WebhookAcknowledgement>().toEqualTypeOf<z.output<typeof wire.WebhookAcknowledgement>>();
+    expectTypeOf<sdk.WebhookEndpoint>().toEqualTypeOf<z.output<typeof wire.WebhookEndpoint>>();
+    expectTypeOf<sdk.WebhookEndpointWithSecret>().toEqualTypeOf<z.output<typeof wire.WebhookEndpointWithSecret>>();
+    expectTypeOf<sdk.WebhookEndpointRotation>().toEqualTypeOf<z.output<typeof wire.WebhookEndpointRotation>>();
+    expectTypeOf<sdk.WebhookEndpointList>().toEqualTypeOf<z.output<typeof wire.WebhookEndpointList>>();
+    expectTypeOf<sdk.DeletedWebhookEndpoint>().toEqualTypeOf<z.output<typeof wire.DeletedWebhookEndpoint>>();
+    expectTypeOf<sdk.WebhookDelivery>().toEqualTypeOf<z.output<typeof wire.WebhookDelivery>>();
+    expectTypeOf<sdk.WebhookDeliveryList>().toEqualTypeOf<z.output<typeof wire.WebhookDeliveryList>>();
+    expectTypeOf<sdk.EventList>().toEqualTypeOf<z.output<typeof wire.EventList>>();
+    expectTypeOf<sdk.EventResendResponse>().toEqualTypeOf<z.output<typeof wire.EventResendResponse>>();
+    // The event union, member by member: a switch on type narrows data.
+    expectTypeOf<sdk.MerchantEvent>().toEqualTypeOf<z.output<typeof wire.MerchantEvent>>();
+    expectTypeOf<sdk.OrderCreatedEvent>().toEqualTypeOf<z.output<typeof wire.OrderCreatedEvent>>();
+    expectTypeOf<sdk.OrderRepricedEvent>().toEqualTypeOf<z.output<typeof wire.OrderRepricedEvent>>();
+    expectTypeOf<sdk.OrderCancelledEvent>().toEqualTypeOf<z.output<typeof wire.OrderCancelledEvent>>();
+    expectTypeOf<sdk.PremiumReversedEvent>().toEqualTypeOf<z.output<typeof wire.PremiumReversedEvent>>();
+    expectTypeOf<sdk.ShipmentCreatedEvent>().toEqualTypeOf<z.output<typeof wire.ShipmentCreatedEvent>>();
+    expectTypeOf<sdk.ShipmentDeliveryStatusChangedEvent>().toEqualTypeOf<z.output<typeof wire.ShipmentDeliveryStatusChangedEvent>>();
+    expectTypeOf<sdk.ShipmentCancelledEvent>().toEqualTypeOf<z.output<typeof wire.ShipmentCancelledEvent>>();
+    expectTypeOf<sdk.ClaimCreatedEvent>().toEqualTypeOf<z.output<typeof wire.ClaimCreatedEvent>>();
+    expectTypeOf<sdk.ClaimStatusChangedEvent>().toEqualTypeOf<z.output<typeof wire.ClaimStatusChangedEvent>>();
+    expectTypeOf<Extract<sdk.MerchantEvent, { type: 'order.cancelled' }>['data']>().toEqualTypeOf<sdk.OrderCancelledData>();
     expectTypeOf<sdk.ErrorResponse>().toEqualTypeOf<z.output<typeof wire.ErrorResponse>>();
     expectTypeOf<sdk.ErrorResponse['error_code']>().toEqualTypeOf<ErrorCode>();
   });
@@ -91,5 +120,67 @@ describe('generated SDK files', () => {
     expectTypeOf<Resolves<Client['claims']['list']>>().toEqualTypeOf<WithLastResponse<ClientInferResponseBody<Contract['claims']['list'], 200>>>();
     expectTypeOf<Takes<Client['addresses']['verify'], 0>>().toEqualTypeOf<Body<ClientInferRequest<Contract['addresses']['verify']>>>();
     expectTypeOf<Resolves<Client['billing']['statement']>>().toEqualTypeOf<WithLastResponse<ClientInferResponseBody<Contract['billing']['statements'], 200>>>();
+    type Endpoints = Contract['webhookEndpoints'];
+    expectTypeOf<Takes<Client['webhookEndpoints']['create'], 0>>().toEqualTypeOf<Body<ClientInferRequest<Endpoints['create']>>>();
+    expectTypeOf<Resolves<Client['webhookEndpoints']['create']>>().toEqualTypeOf<WithLastResponse<ClientInferResponseBody<Endpoints['create'], 201>>>();
+    expectTypeOf<Resolves<Client['webhookEndpoints']['list']>>().toEqualTypeOf<WithLastResponse<ClientInferResponseBody<Endpoints['list'], 200>>>();
+    expectTypeOf<Resolves<Client['webhookEndpoints']['retrieve']>>().toEqualTypeOf<WithLastResponse<ClientInferResponseBody<Endpoints['get'], 200>>>();
+    expectTypeOf<Takes<Client['webhookEndpoints']['update'], 1>>().toEqualTypeOf<Body<ClientInferRequest<Endpoints['update']>>>();
+    expectTypeOf<Resolves<Client['webhookEndpoints']['update']>>().toEqualTypeOf<WithLastResponse<ClientInferResponseBody<Endpoints['update'], 200>>>();
+    expectTypeOf<Resolves<Client['webhookEndpoints']['del']>>().toEqualTypeOf<WithLastResponse<ClientInferResponseBody<Endpoints['delete'], 200>>>();
+    expectTypeOf<Resolves<Client['webhookEndpoints']['rotateSecret']>>().toEqualTypeOf<WithLastResponse<ClientInferResponseBody<Endpoints['rotateSecret'], 200>>>();
+    expectTypeOf<NonNullable<Takes<Client['webhookEndpoints']['listDeliveries'], 1>>>().toEqualTypeOf<z.input<Query<Endpoints['deliveries']>>>();
+    expectTypeOf<Resolves<Client['webhookEndpoints']['listDeliveries']>>().toEqualTypeOf<WithLastResponse<ClientInferResponseBody<Endpoints['deliveries'], 200>>>();
+    expectTypeOf<NonNullable<Takes<Client['events']['list'], 0>>>().toEqualTypeOf<z.input<Query<Contract['events']['list']>>>();
+    expectTypeOf<Resolves<Client['events']['list']>>().toEqualTypeOf<WithLastResponse<ClientInferResponseBody<Contract['events']['list'], 200>>>();
+    expectTypeOf<Resolves<Client['events']['retrieve']>>().toEqualTypeOf<WithLastResponse<ClientInferResponseBody<Contract['events']['get'], 200>>>();
+    expectTypeOf<NonNullable<Takes<Client['events']['resend'], 1>>>().toEqualTypeOf<Body<ClientInferRequest<Contract['events']['resend']>>>();
+    expectTypeOf<Resolves<Client['events']['resend']>>().toEqualTypeOf<WithLastResponse<ClientInferResponseBody<Contract['events']['resend'], 202>>>();
+  });
+
+  it('calls every route of the table from a method (the POST forms of the two updates excepted: the SDK sends PATCH)', async () => {
+    const sent = new Set<string>();
+    const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+      sent.add(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+      return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    const client = new Client({ apiKey: 'ak_live_codegen', baseUrl: 'https://api.example.com', fetch, maxRetries: 0 });
+    const any = {} as never;
+    await Promise.all([
+      client.quotes.create(any),
+      client.orders.create(any),
+      client.orders.retrieve('o'),
+      client.orders.update('o', any),
+      client.orders.cancel('o'),
+      client.shipments.create(any),
+      client.shipments.retrieve('t'),
+      client.shipments.update('t', any),
+      client.shipments.cancel('t'),
+      client.claims.create(any),
+      client.claims.retrieve('c'),
+      client.claims.list(any),
+      client.addresses.verify(any),
+      client.billing.statement(any),
+      client.webhookEndpoints.create(any),
+      client.webhookEndpoints.list(),
+      client.webhookEndpoints.retrieve('w'),
+      client.webhookEndpoints.update('w', any),
+      client.webhookEndpoints.del('w'),
+      client.webhookEndpoints.rotateSecret('w'),
+      client.webhookEndpoints.listDeliveries('w'),
+      client.events.list(),
+      client.events.retrieve('e'),
+      client.events.resend('e'),
+      sendPlatformMessage({ baseUrl: 'https://api.example.com', platform: 'p', secret: 's', message: any, fetch, maxRetries: 0 }),
+    ]);
+    const uncalled = Object.entries(routes).flatMap(([group, table]) =>
+      Object.entries(table as Record<string, { method: string; path: string }>)
+        .filter(([, route]) => {
+          const pattern = new RegExp(`^${route.method} ${route.path.replace(/\{\w+\}/g, '[^/]+')}$`);
+          return ![...sent].some((request) => pattern.test(request));
+        })
+        .map(([name]) => `${group}.${name}`),
+    );
+    expect(uncalled).toEqual(['orders.update', 'shipments.update']);
   });
 });

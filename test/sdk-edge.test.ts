@@ -3,6 +3,7 @@
 // integration's three steps against the real server: quote, order, shipment.
 import { gzipSync } from 'node:zlib';
 import { EdgeRuntime } from 'edge-runtime';
+import { Webhook } from 'standardwebhooks';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
@@ -92,6 +93,26 @@ describe('the SDK bundled for the browser', () => {
       return { header, check, notFound: error instanceof NotFoundError, code: error.code };
     `);
     expect(result).toMatchObject({ header: expect.stringMatching(/^t=1800000000,v1=[0-9a-f]{64}$/), check: { valid: true }, notFound: true, code: 'not_found' });
+  });
+
+  it('checks a Standard Webhooks event delivery (signed here by standardwebhooks) with Web Crypto only', async () => {
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const payload = JSON.stringify({ id: 'evt_edge', type: 'claim.created', created_at: '2027-01-15T08:00:00.000Z', mode: 'live', data: { id: 'clm_1' } });
+    const at = new Date(1_800_000_000 * 1000);
+    const headers = {
+      'webhook-id': 'evt_edge',
+      'webhook-timestamp': '1800000000',
+      'webhook-signature': `${new Webhook('whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=').sign('evt_edge', at, payload)} ${new Webhook(secret).sign('evt_edge', at, payload)}`,
+    };
+    const result = await inEdge(`
+      const { constructEvent, EventSignatureError } = OrderProtection;
+      const now = new Date(1800000000 * 1000);
+      const event = await constructEvent(${JSON.stringify(payload)}, new Headers(${JSON.stringify(headers)}), ${JSON.stringify(secret)}, { now });
+      const bytes = await constructEvent(new TextEncoder().encode(${JSON.stringify(payload)}), ${JSON.stringify(headers)}, ${JSON.stringify(secret)}, { now });
+      const tampered = await constructEvent(${JSON.stringify(payload)} + ' ', ${JSON.stringify(headers)}, ${JSON.stringify(secret)}, { now }).catch((error) => error);
+      return { event, same: JSON.stringify(bytes) === JSON.stringify(event), tampered: tampered instanceof EventSignatureError && tampered.reason };
+    `);
+    expect(result).toEqual({ event: JSON.parse(payload), same: true, tampered: 'no_matching_signature' });
   });
 
   it('still refuses a secret key in a real browser (window and document present)', async () => {

@@ -2,6 +2,7 @@
 // response types (types.ts), resolving with the success body or throwing a typed error (errors.ts).
 // Requests follow the route table generated from the contract (routes.ts) through the retrying
 // transport (transport.ts).
+import { Webhooks } from './events.js';
 import { routes } from './routes.js';
 import {
   Emitter,
@@ -22,6 +23,13 @@ import type {
   ClaimList,
   ClaimListQuery,
   ClaimRequest,
+  DeletedWebhookEndpoint,
+  DeliveryListQuery,
+  EventList,
+  EventListQuery,
+  EventResendRequest,
+  EventResendResponse,
+  MerchantEvent,
   Order,
   OrderRequest,
   OrderUpdateRequest,
@@ -30,6 +38,13 @@ import type {
   Shipment,
   ShipmentRequest,
   ShipmentUpdateRequest,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointRequest,
+  WebhookEndpointRotation,
+  WebhookEndpointUpdateRequest,
+  WebhookEndpointWithSecret,
 } from './types.js';
 
 export type KeyMode = 'live' | 'test';
@@ -52,6 +67,12 @@ export class Client {
   readonly addresses: Addresses;
   readonly claims: Claims;
   readonly billing: Billing;
+  /** The store's webhook endpoints, where events are POSTed. Live keys only. */
+  readonly webhookEndpoints: WebhookEndpoints;
+  /** The store's events of the last 30 days. Live keys only. */
+  readonly events: Events;
+  /** Receiving events: `client.webhooks.constructEvent(rawBody, headers, secret)`. */
+  readonly webhooks: Webhooks;
   private readonly emitter = new Emitter();
 
   constructor(options: ClientOptions) {
@@ -66,6 +87,9 @@ export class Client {
     this.addresses = new Addresses(transport);
     this.claims = new Claims(transport);
     this.billing = new Billing(transport);
+    this.webhookEndpoints = new WebhookEndpoints(transport);
+    this.events = new Events(transport);
+    this.webhooks = new Webhooks();
   }
 
   /**
@@ -180,5 +204,82 @@ export class Billing extends Resource {
   /** The store's premium statement for one calendar month in UTC (GET /v1/billing/statements?month=YYYY-MM). */
   async statement(query: BillingStatementQuery, options?: RequestOptions): Promise<WithLastResponse<BillingStatement>> {
     return this.transport.request({ route: routes.billing.statements, query: { ...query } }, options);
+  }
+}
+
+/**
+ * The store's webhook endpoints: URLs the service POSTs events to, signed with the endpoint's
+ * secret (check them with `client.webhooks.constructEvent`). Live keys only: with a test key every
+ * method throws NotFoundError.
+ */
+export class WebhookEndpoints extends Resource {
+  /**
+   * Subscribes an https URL to event types, or ['*'] for all (POST /v1/webhook_endpoints). The
+   * answer holds the signing secret, whsec_..., and is the only one that does: store it.
+   */
+  async create(body: WebhookEndpointRequest, options?: RequestOptions): Promise<WithLastResponse<WebhookEndpointWithSecret>> {
+    return this.transport.request({ route: routes.webhookEndpoints.create, body }, options);
+  }
+
+  /** Every endpoint of the store, oldest first, without secrets (GET /v1/webhook_endpoints). */
+  async list(options?: RequestOptions): Promise<WithLastResponse<WebhookEndpointList>> {
+    return this.transport.request({ route: routes.webhookEndpoints.list }, options);
+  }
+
+  /** Reads an endpoint (GET /v1/webhook_endpoints/{id}): `status` and `disabled_reason` tell whether it was disabled for failing. */
+  async retrieve(id: string, options?: RequestOptions): Promise<WithLastResponse<WebhookEndpoint>> {
+    return this.transport.request({ route: routes.webhookEndpoints.get, params: { id: pathSegment('id', id) } }, options);
+  }
+
+  /**
+   * Changes url, events, description or enabled (PATCH /v1/webhook_endpoints/{id}): send only what
+   * changed. `{ enabled: true }` re-enables an endpoint disabled for failing.
+   */
+  async update(id: string, patch: WebhookEndpointUpdateRequest, options?: RequestOptions): Promise<WithLastResponse<WebhookEndpoint>> {
+    return this.transport.request({ route: routes.webhookEndpoints.update, params: { id: pathSegment('id', id) }, body: patch }, options);
+  }
+
+  /** Deletes an endpoint and its delivery log (DELETE /v1/webhook_endpoints/{id}); nothing more is sent to it. */
+  async del(id: string, options?: RequestOptions): Promise<WithLastResponse<DeletedWebhookEndpoint>> {
+    return this.transport.request({ route: routes.webhookEndpoints.delete, params: { id: pathSegment('id', id) } }, options);
+  }
+
+  /**
+   * Answers a new secret, once (POST /v1/webhook_endpoints/{id}/rotate_secret). Until
+   * `previous_secret_expires_on` (24 hours) every delivery is signed with both, so the receiver can
+   * switch secrets without refusing an event.
+   */
+  async rotateSecret(id: string, options?: RequestOptions): Promise<WithLastResponse<WebhookEndpointRotation>> {
+    return this.transport.request({ route: routes.webhookEndpoints.rotateSecret, params: { id: pathSegment('id', id) } }, options);
+  }
+
+  /**
+   * A page of the endpoint's deliveries, newest first, each with every attempt
+   * (GET /v1/webhook_endpoints/{id}/deliveries). For the next page, pass the last id as starting_after.
+   */
+  async listDeliveries(id: string, query: DeliveryListQuery = {}, options?: RequestOptions): Promise<WithLastResponse<WebhookDeliveryList>> {
+    return this.transport.request({ route: routes.webhookEndpoints.deliveries, params: { id: pathSegment('id', id) }, query: { ...query } }, options);
+  }
+}
+
+/** The store's events, whether or not an endpoint received them. Live keys only: with a test key every method throws NotFoundError. */
+export class Events extends Resource {
+  /** A page of events, newest first, optionally of one type (GET /v1/events). For the next page, pass the last id as starting_after. */
+  async list(query: EventListQuery = {}, options?: RequestOptions): Promise<WithLastResponse<EventList>> {
+    return this.transport.request({ route: routes.events.list, query: { ...query } }, options);
+  }
+
+  /** Reads an event, as it was delivered (GET /v1/events/{id}). */
+  async retrieve(id: string, options?: RequestOptions): Promise<WithLastResponse<MerchantEvent>> {
+    return this.transport.request({ route: routes.events.get, params: { id: pathSegment('id', id) } }, options);
+  }
+
+  /**
+   * Queues a new delivery of the event, with the same webhook-id (POST /v1/events/{id}/resend): to
+   * `endpoint_id` only, or to every enabled endpoint subscribed to its type. ConflictError when that
+   * endpoint is disabled or not subscribed.
+   */
+  async resend(id: string, body: EventResendRequest = {}, options?: RequestOptions): Promise<WithLastResponse<EventResendResponse>> {
+    return this.transport.request({ route: routes.events.resend, params: { id: pathSegment('id', id) }, body }, options);
   }
 }

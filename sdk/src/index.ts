@@ -7,7 +7,23 @@
 //
 // Every method resolves with the success body (with a non-enumerable lastResponse) or throws an
 // OrderProtectionError subclass; branch on the class and on `code`, never on the message.
-export { Client, Quotes, Orders, Shipments, Addresses, Claims, Billing, type ClientOptions, type KeyMode } from './client.js';
+//
+// Events the service POSTs to the store's endpoints are checked and typed on receipt:
+//
+//   const event = await client.webhooks.constructEvent(rawBody, req.headers, endpointSecret);
+export {
+  Client,
+  Quotes,
+  Orders,
+  Shipments,
+  Addresses,
+  Claims,
+  Billing,
+  WebhookEndpoints,
+  Events,
+  type ClientOptions,
+  type KeyMode,
+} from './client.js';
 export type {
   ClientEvents,
   LastResponse,
@@ -44,4 +60,16 @@ export {
   type PlatformMessageOptions,
   type WebhookSignatureCheck,
 } from './webhooks.js';
+export {
+  constructEvent,
+  generateTestHeaders,
+  EventSignatureError,
+  Webhooks,
+  type ConstructEventOptions,
+  type EventHeaders,
+  type EventSignatureFailure,
+  type EventType,
+  type TestHeadersOptions,
+} from './events.js';
+export { EVENT_ID_HEADER, EVENT_SIGNATURE_HEADER, EVENT_TIMESTAMP_HEADER, EVENT_TOLERANCE_SECONDS } from './routes.js';
 export type * from './types.js';

@@ -242,6 +242,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook_endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Every endpoint of the store, oldest first, without secrets. Live keys only: test keys write nothing and cause no event, so they answer 404.
+         */
+        get: operations["webhookEndpoints.list"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Events of the listed types are POSTed to the URL from now on, signed with the secret in this answer (shown once). The URL must be https; its host must not resolve to a private, loopback or link-local address. Live keys only: test keys write nothing and cause no event, so they answer 404.
+         */
+        post: operations["webhookEndpoints.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description Its status tells whether it was disabled for failing. Live keys only: test keys write nothing and cause no event, so they answer 404.
+         */
+        get: operations["webhookEndpoints.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Nothing more is sent to it, and its delivery log goes with it. Live keys only: test keys write nothing and cause no event, so they answer 404.
+         */
+        delete: operations["webhookEndpoints.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes its url, events, description, or enabled. Live keys only: test keys write nothing and cause no event, so they answer 404.
+         */
+        patch: operations["webhookEndpoints.update"];
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's secret
+         * @description Answers a new secret (shown once). For 24 hours every delivery carries a signature with each secret, so the receiver can switch without losing an event. Live keys only: test keys write nothing and cause no event, so they answer 404.
+         */
+        post: operations["webhookEndpoints.rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint's deliveries
+         * @description Each event sent to it, newest first, with every attempt: status code, duration and error. Live keys only: test keys write nothing and cause no event, so they answer 404.
+         */
+        get: operations["webhookEndpoints.deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The store's events, newest first, whether or not an endpoint received them. Live keys only: test keys write nothing and cause no event, so they answer 404.
+         */
+        get: operations["events.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an event
+         * @description The event as it was delivered. Live keys only: test keys write nothing and cause no event, so they answer 404.
+         */
+        get: operations["events.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend an event
+         * @description Queues a new delivery of the event, with the same webhook-id, to one endpoint or to every enabled endpoint subscribed to its type. 409 when the endpoint named is disabled or not subscribed. Live keys only: test keys write nothing and cause no event, so they answer 404.
+         */
+        post: operations["events.resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orders/{source_order_id}": {
         parameters: {
             query?: never;
@@ -1309,6 +1461,844 @@ export interface components {
             };
             /** @description premiums.total + repricings.total - credits.total: exactly the sum of the month's ledger entries. */
             net_total: number;
+        };
+        /**
+         * WebhookEndpointRequest
+         * @example {
+         *       "url": "https://shop.example.com/hooks/order-protection",
+         *       "events": [
+         *         "order.created",
+         *         "claim.status_changed"
+         *       ]
+         *     }
+         */
+        WebhookEndpointRequest: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed: https (http only where the operator allows it, for local development).
+             */
+            url: string;
+            /** @description The event types sent to the endpoint, or ["*"] for all of them. */
+            events: ("order.created" | "order.repriced" | "order.cancelled" | "premium.reversed" | "shipment.created" | "shipment.delivery_status_changed" | "shipment.cancelled" | "claim.created" | "claim.status_changed" | "*")[];
+            /** @description A note for the store, e.g. what receives the events. */
+            description?: string;
+        };
+        /** WebhookEndpointWithSecret */
+        WebhookEndpointWithSecret: {
+            /** @description Endpoint id, we_... */
+            id: string;
+            /** @description Where events are POSTed. */
+            url: string;
+            /** @description The store's note, or null. */
+            description: string | null;
+            /** @description The event types it receives, or ["*"]. */
+            events: string[];
+            /**
+             * @description disabled endpoints receive nothing.
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * @description merchant: disabled by an update; failing: every attempt of a delivery failed for about three days. null when enabled.
+             * @enum {string|null}
+             */
+            disabled_reason: "merchant" | "failing" | null;
+            /**
+             * Format: date-time
+             * @description When its attempts started failing with no success since, or null.
+             */
+            failing_since: string | null;
+            /**
+             * Format: date-time
+             * @description When the secret was last rotated, or null.
+             */
+            secret_rotated_on: string | null;
+            /**
+             * Format: date-time
+             * @description When it was created.
+             */
+            created_on: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
+            updated_on: string;
+            /** @description The signing secret, whsec_...: shown only in this answer. Keep it; it cannot be read again. */
+            secret: string;
+        };
+        /** WebhookEndpoint */
+        WebhookEndpoint: {
+            /** @description Endpoint id, we_... */
+            id: string;
+            /** @description Where events are POSTed. */
+            url: string;
+            /** @description The store's note, or null. */
+            description: string | null;
+            /** @description The event types it receives, or ["*"]. */
+            events: string[];
+            /**
+             * @description disabled endpoints receive nothing.
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * @description merchant: disabled by an update; failing: every attempt of a delivery failed for about three days. null when enabled.
+             * @enum {string|null}
+             */
+            disabled_reason: "merchant" | "failing" | null;
+            /**
+             * Format: date-time
+             * @description When its attempts started failing with no success since, or null.
+             */
+            failing_since: string | null;
+            /**
+             * Format: date-time
+             * @description When the secret was last rotated, or null.
+             */
+            secret_rotated_on: string | null;
+            /**
+             * Format: date-time
+             * @description When it was created.
+             */
+            created_on: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
+            updated_on: string;
+        };
+        /** WebhookEndpointList */
+        WebhookEndpointList: {
+            /** @description Every endpoint of the store, oldest first. */
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        /**
+         * WebhookEndpointUpdateRequest
+         * @example {
+         *       "enabled": true
+         *     }
+         */
+        WebhookEndpointUpdateRequest: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed: https (http only where the operator allows it, for local development).
+             */
+            url?: string;
+            /** @description The event types sent to the endpoint, or ["*"] for all of them. */
+            events?: ("order.created" | "order.repriced" | "order.cancelled" | "premium.reversed" | "shipment.created" | "shipment.delivery_status_changed" | "shipment.cancelled" | "claim.created" | "claim.status_changed" | "*")[];
+            /** @description A note for the store. */
+            description?: string | null;
+            /** @description false stops deliveries (kept until it is true again); true re-enables an endpoint, also one disabled for failing. */
+            enabled?: boolean;
+        };
+        /** DeletedWebhookEndpoint */
+        DeletedWebhookEndpoint: {
+            /** @description The endpoint deleted. */
+            id: string;
+            /**
+             * @description Always true.
+             * @enum {boolean}
+             */
+            deleted: true;
+        };
+        /** WebhookEndpointRotation */
+        WebhookEndpointRotation: {
+            /** @description Endpoint id, we_... */
+            id: string;
+            /** @description Where events are POSTed. */
+            url: string;
+            /** @description The store's note, or null. */
+            description: string | null;
+            /** @description The event types it receives, or ["*"]. */
+            events: string[];
+            /**
+             * @description disabled endpoints receive nothing.
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * @description merchant: disabled by an update; failing: every attempt of a delivery failed for about three days. null when enabled.
+             * @enum {string|null}
+             */
+            disabled_reason: "merchant" | "failing" | null;
+            /**
+             * Format: date-time
+             * @description When its attempts started failing with no success since, or null.
+             */
+            failing_since: string | null;
+            /**
+             * Format: date-time
+             * @description When the secret was last rotated, or null.
+             */
+            secret_rotated_on: string | null;
+            /**
+             * Format: date-time
+             * @description When it was created.
+             */
+            created_on: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
+            updated_on: string;
+            /** @description The signing secret, whsec_...: shown only in this answer. Keep it; it cannot be read again. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until then (24 hours) every delivery is signed with both secrets.
+             */
+            previous_secret_expires_on: string;
+        };
+        /** DeliveryAttempt */
+        DeliveryAttempt: {
+            /**
+             * Format: date-time
+             * @description When the request was sent.
+             */
+            attempted_on: string;
+            /** @description true for a 2xx answer. */
+            succeeded: boolean;
+            /** @description The HTTP status answered, or null when none came (see error). */
+            status_code: number | null;
+            /** @description From sending to the end of the answer (or the failure). */
+            duration_ms: number;
+            /** @description Why no 2xx came, e.g. timeout, refused_address, connection_failed, redirect_not_followed, http_status; null on success. */
+            error: string | null;
+            /** @description The first 4 KiB of the answer, as text, or null. */
+            response_body: string | null;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            /** @description Delivery id, del_...: one event to one endpoint, with its attempts. */
+            id: string;
+            /** @description The event delivered. */
+            event_id: string;
+            /**
+             * @description Its type.
+             * @enum {string}
+             */
+            event_type: "order.created" | "order.repriced" | "order.cancelled" | "premium.reversed" | "shipment.created" | "shipment.delivery_status_changed" | "shipment.cancelled" | "claim.created" | "claim.status_changed";
+            /**
+             * @description pending while attempts remain; failed once the retry schedule is over.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description Attempts made so far. */
+            attempt_count: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, or null when none is.
+             */
+            next_attempt_on: string | null;
+            /**
+             * Format: date-time
+             * @description When the delivery was queued (the event, or a resend).
+             */
+            created_on: string;
+            /** @description Every attempt, newest first. */
+            attempts: components["schemas"]["DeliveryAttempt"][];
+        };
+        /** WebhookDeliveryList */
+        WebhookDeliveryList: {
+            /** @description Deliveries, newest first. */
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description Whether a page follows: ask again with starting_after the last id. */
+            has_more: boolean;
+        };
+        /**
+         * OrderCreatedEvent
+         * @description An order was registered: over REST or by a platform. data: the object as the API returns it, after the change.
+         */
+        OrderCreatedEvent: {
+            /** @description Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen before. */
+            id: string;
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "order.created";
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            created_at: string;
+            /**
+             * @description live: test keys write nothing, so they cause no event.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            data: components["schemas"]["OrderResponse"];
+        };
+        /**
+         * OrderRepricedEvent
+         * @description An update changed the subtotal or insurance_selected, and so the premium. data: the object as the API returns it, after the change.
+         */
+        OrderRepricedEvent: {
+            /** @description Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen before. */
+            id: string;
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "order.repriced";
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            created_at: string;
+            /**
+             * @description live: test keys write nothing, so they cause no event.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            data: components["schemas"]["OrderResponse"];
+        };
+        /** OrderCancelledData */
+        OrderCancelledData: {
+            /** @description Service order id (test-key orders start with test_). Support asks for it. */
+            id: string;
+            /** @description Store id. */
+            merchant_id: string;
+            /** @description Service-generated order number. */
+            order_number: string;
+            /** @description Merchant's order id, as sent. */
+            source_order_id: string;
+            /** @description Number the customer sees. */
+            source_order_number: string;
+            /**
+             * @description cancelled once the order was cancelled; it is kept.
+             * @enum {string}
+             */
+            status: "created" | "cancelled";
+            /**
+             * @description insured_selected when insurance_selected is true, else not_selected.
+             * @enum {string}
+             */
+            insured_status: "insured_selected" | "not_selected";
+            /** @description Whether the shopper took protection. */
+            insurance_selected: boolean;
+            /**
+             * @description Always USD.
+             * @enum {string}
+             */
+            currency: "USD";
+            /**
+             * @description Always 1: amounts are USD.
+             * @enum {number}
+             */
+            exchange_rate: 1;
+            /** @description Value of the insurable items, in major units. */
+            subtotal: number;
+            /** @description The same as subtotal (USD only). */
+            subtotal_usd: number;
+            /** @description Subtotal capped at the store maximum; 0 when protection was not selected. */
+            amount_covered: number;
+            /** @description The same as amount_covered (USD only). */
+            amount_covered_usd: number;
+            /** @description Premium booked, net of reversals (the sum of the order's ledger entries). */
+            paid_to_insure: number;
+            /** @description The same as paid_to_insure (USD only). */
+            paid_to_insure_usd: number;
+            /** @description As sent, or null. */
+            order_total: number | null;
+            /** @description The same as order_total (USD only). */
+            order_total_usd: number | null;
+            /** @description As sent, or null. */
+            shipping_total: number | null;
+            /** @description The same as shipping_total (USD only). */
+            shipping_total_usd: number | null;
+            /** @description As sent, or null. */
+            discounts_total: number | null;
+            /** @description The same as discounts_total (USD only). */
+            discounts_total_usd: number | null;
+            /** @description As sent, or null. */
+            taxes: number | null;
+            /** @description The same as taxes (USD only). */
+            taxes_usd: number | null;
+            /** @description Shopper's first name, or null when not held (see has_pii). */
+            first_name: string | null;
+            /** @description Shopper's last name, or null when not held (see has_pii). */
+            last_name: string | null;
+            /** @description Whether personal data is held. */
+            has_pii: boolean;
+            /** @description Origin of the order: api for REST, else the platform slug. */
+            platform_id: string;
+            /** @description The items ordered. */
+            line_items: components["schemas"]["OrderLineItemOut"][];
+            /**
+             * Format: date-time
+             * @description Placement time, as sent; the month the premium is booked in.
+             */
+            source_created_on: string;
+            /**
+             * Format: date-time
+             * @description When the service registered the order.
+             */
+            created_on: string;
+            /**
+             * Format: date-time
+             * @description When the order last changed.
+             */
+            updated_on: string;
+            /**
+             * Format: date-time
+             * @description When it was cancelled, or null.
+             */
+            cancelled_on: string | null;
+            /**
+             * @description api: the merchant cancelled it over the API; refund: a refund reversed its whole premium; platform: the commerce platform cancelled it.
+             * @enum {string}
+             */
+            cancellation_cause: "api" | "refund" | "platform";
+        };
+        /**
+         * OrderCancelledEvent
+         * @description An order was cancelled; data.cancellation_cause says why. data: the object as the API returns it, after the change.
+         */
+        OrderCancelledEvent: {
+            /** @description Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen before. */
+            id: string;
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "order.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            created_at: string;
+            /**
+             * @description live: test keys write nothing, so they cause no event.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            data: components["schemas"]["OrderCancelledData"];
+        };
+        /** PremiumReversedData */
+        PremiumReversedData: {
+            /** @description Service order id (test-key orders start with test_). Support asks for it. */
+            id: string;
+            /** @description Store id. */
+            merchant_id: string;
+            /** @description Service-generated order number. */
+            order_number: string;
+            /** @description Merchant's order id, as sent. */
+            source_order_id: string;
+            /** @description Number the customer sees. */
+            source_order_number: string;
+            /**
+             * @description cancelled once the order was cancelled; it is kept.
+             * @enum {string}
+             */
+            status: "created" | "cancelled";
+            /**
+             * @description insured_selected when insurance_selected is true, else not_selected.
+             * @enum {string}
+             */
+            insured_status: "insured_selected" | "not_selected";
+            /** @description Whether the shopper took protection. */
+            insurance_selected: boolean;
+            /**
+             * @description Always USD.
+             * @enum {string}
+             */
+            currency: "USD";
+            /**
+             * @description Always 1: amounts are USD.
+             * @enum {number}
+             */
+            exchange_rate: 1;
+            /** @description Value of the insurable items, in major units. */
+            subtotal: number;
+            /** @description The same as subtotal (USD only). */
+            subtotal_usd: number;
+            /** @description Subtotal capped at the store maximum; 0 when protection was not selected. */
+            amount_covered: number;
+            /** @description The same as amount_covered (USD only). */
+            amount_covered_usd: number;
+            /** @description Premium booked, net of reversals (the sum of the order's ledger entries). */
+            paid_to_insure: number;
+            /** @description The same as paid_to_insure (USD only). */
+            paid_to_insure_usd: number;
+            /** @description As sent, or null. */
+            order_total: number | null;
+            /** @description The same as order_total (USD only). */
+            order_total_usd: number | null;
+            /** @description As sent, or null. */
+            shipping_total: number | null;
+            /** @description The same as shipping_total (USD only). */
+            shipping_total_usd: number | null;
+            /** @description As sent, or null. */
+            discounts_total: number | null;
+            /** @description The same as discounts_total (USD only). */
+            discounts_total_usd: number | null;
+            /** @description As sent, or null. */
+            taxes: number | null;
+            /** @description The same as taxes (USD only). */
+            taxes_usd: number | null;
+            /** @description Shopper's first name, or null when not held (see has_pii). */
+            first_name: string | null;
+            /** @description Shopper's last name, or null when not held (see has_pii). */
+            last_name: string | null;
+            /** @description Whether personal data is held. */
+            has_pii: boolean;
+            /** @description Origin of the order: api for REST, else the platform slug. */
+            platform_id: string;
+            /** @description The items ordered. */
+            line_items: components["schemas"]["OrderLineItemOut"][];
+            /**
+             * Format: date-time
+             * @description Placement time, as sent; the month the premium is booked in.
+             */
+            source_created_on: string;
+            /**
+             * Format: date-time
+             * @description When the service registered the order.
+             */
+            created_on: string;
+            /**
+             * Format: date-time
+             * @description When the order last changed.
+             */
+            updated_on: string;
+            /**
+             * Format: date-time
+             * @description When it was cancelled, or null.
+             */
+            cancelled_on: string | null;
+            /** @description What this refund reversed. */
+            reversal: {
+                /** @description The platform's refund id. */
+                refund_id: string;
+                /** @description Premium given back by this refund, in major units. */
+                amount_reversed: number;
+                /** @description Premium the order still holds, in major units (paid_to_insure). */
+                premium_remaining: number;
+            };
+        };
+        /**
+         * PremiumReversedEvent
+         * @description A refund of the protection line gave premium back. data: the object as the API returns it, after the change.
+         */
+        PremiumReversedEvent: {
+            /** @description Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen before. */
+            id: string;
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "premium.reversed";
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            created_at: string;
+            /**
+             * @description live: test keys write nothing, so they cause no event.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            data: components["schemas"]["PremiumReversedData"];
+        };
+        /**
+         * ShipmentCreatedEvent
+         * @description A tracking number was registered: over REST or by a platform fulfilment. data: the object as the API returns it, after the change.
+         */
+        ShipmentCreatedEvent: {
+            /** @description Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen before. */
+            id: string;
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "shipment.created";
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            created_at: string;
+            /**
+             * @description live: test keys write nothing, so they cause no event.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            data: components["schemas"]["ShipmentResponse"];
+        };
+        /**
+         * LatestCheckpoint
+         * @description The newest carrier scan, or null (a cancel has none).
+         */
+        LatestCheckpoint: {
+            /**
+             * @description Delivery status this scan reports.
+             * @enum {string}
+             */
+            status: "Active" | "Delivered" | "Exception" | "Cancelled";
+            /** @description The carrier's finer status, or null. */
+            subtag: string | null;
+            /** @description The carrier's words for the scan. */
+            message: string;
+            /** @description Where the scan happened; any part may be null. */
+            location: {
+                city: string | null;
+                state: string | null;
+                zip: string | null;
+                country: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description When the scan happened.
+             */
+            occurred_at: string;
+            /** @description Which tracking provider reported it. */
+            source: string;
+        };
+        /** DeliveryStatusChangedData */
+        DeliveryStatusChangedData: {
+            /** @description Shipment id (test-key shipments start with test_). */
+            id: string;
+            /** @description Store id. */
+            merchant_id: string;
+            /** @description Normalised. */
+            tracking_number: string;
+            /** @description Carrier slug. */
+            courier: string;
+            /**
+             * @description Latest delivery status, from the carrier scans.
+             * @enum {string}
+             */
+            delivery_status: "Active" | "Delivered" | "Exception" | "Cancelled";
+            /**
+             * @description Always registered: the number is followed.
+             * @enum {string}
+             */
+            tracking_registration_status: "registered";
+            /** @description The carrier's public tracking page, once known, or null. */
+            tracking_url: string | null;
+            /** @description The carrier's estimated delivery date, or null. */
+            expected_delivery_date: string | null;
+            /** @description Up to 100 carrier scans, oldest first; empty on create. */
+            checkpoints: components["schemas"]["Checkpoint"][];
+            /** @description Notes for the merchant about this shipment, e.g. carrier_unknown. Empty on create. */
+            merchant_messages: {
+                /** @description Stable code, e.g. carrier_unknown. */
+                code: string;
+                /** @description Plain words. */
+                message: string;
+                /**
+                 * Format: date-time
+                 * @description When it was recorded.
+                 */
+                created_on: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the shipment was registered.
+             */
+            created_on: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
+            updated_on: string;
+            /**
+             * Format: date-time
+             * @description When it was cancelled, or null.
+             */
+            cancelled_on: string | null;
+            /**
+             * @description The delivery status before this change.
+             * @enum {string}
+             */
+            previous_delivery_status: "Active" | "Delivered" | "Exception" | "Cancelled";
+            latest_checkpoint: components["schemas"]["LatestCheckpoint"] | null;
+        };
+        /**
+         * ShipmentDeliveryStatusChangedEvent
+         * @description A shipment's delivery_status changed (Active, Delivered, Exception, or Cancelled by a cancel). data: the object as the API returns it, after the change.
+         */
+        ShipmentDeliveryStatusChangedEvent: {
+            /** @description Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen before. */
+            id: string;
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "shipment.delivery_status_changed";
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            created_at: string;
+            /**
+             * @description live: test keys write nothing, so they cause no event.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            data: components["schemas"]["DeliveryStatusChangedData"];
+        };
+        /**
+         * ShipmentCancelledEvent
+         * @description A shipment was cancelled. data: the object as the API returns it, after the change.
+         */
+        ShipmentCancelledEvent: {
+            /** @description Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen before. */
+            id: string;
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "shipment.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            created_at: string;
+            /**
+             * @description live: test keys write nothing, so they cause no event.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            data: components["schemas"]["ShipmentResponse"];
+        };
+        /**
+         * ClaimCreatedEvent
+         * @description A claim was filed. data: the object as the API returns it, after the change.
+         */
+        ClaimCreatedEvent: {
+            /** @description Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen before. */
+            id: string;
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "claim.created";
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            created_at: string;
+            /**
+             * @description live: test keys write nothing, so they cause no event.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            data: components["schemas"]["ClaimResponse"];
+        };
+        /** ClaimStatusChangedData */
+        ClaimStatusChangedData: {
+            /** @description Claim id (test-key claims start with test_). */
+            id: string;
+            /** @description Store id. */
+            merchant_id: string;
+            /** @description The order claimed on. */
+            source_order_id: string;
+            /** @description The shipment claimed on (normalised), or null for the whole order. */
+            tracking_number: string | null;
+            /**
+             * @description What went wrong.
+             * @enum {string}
+             */
+            reason: "lost" | "damaged" | "stolen" | "missing_items" | "wrong_address" | "other";
+            /** @description What happened, as sent, or null. */
+            description: string | null;
+            /** @description The line items claimed; empty for the whole order. */
+            items: {
+                /** @description A line item of the order. */
+                source_id: string;
+                /** @description Units claimed. */
+                quantity: number;
+            }[];
+            /**
+             * @description open until denied, paid or closed.
+             * @enum {string}
+             */
+            status: "open" | "in_review" | "approved" | "denied" | "paid" | "closed";
+            /**
+             * Format: date-time
+             * @description When the claim was filed.
+             */
+            created_on: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
+            updated_on: string;
+            /**
+             * Format: date-time
+             * @description When it was denied, paid or closed, or null.
+             */
+            resolved_on: string | null;
+            /** @description The claim history's new entry. */
+            status_change: {
+                /**
+                 * @description The status before.
+                 * @enum {string}
+                 */
+                from_status: "open" | "in_review" | "approved" | "denied" | "paid" | "closed";
+                /**
+                 * @description The status after (the claim's status).
+                 * @enum {string}
+                 */
+                to_status: "open" | "in_review" | "approved" | "denied" | "paid" | "closed";
+                /** @description The operator's note, or null. */
+                note: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the status changed.
+                 */
+                changed_on: string;
+            };
+        };
+        /**
+         * ClaimStatusChangedEvent
+         * @description A claim moved to a new status. data: the object as the API returns it, after the change.
+         */
+        ClaimStatusChangedEvent: {
+            /** @description Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen before. */
+            id: string;
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "claim.status_changed";
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            created_at: string;
+            /**
+             * @description live: test keys write nothing, so they cause no event.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            data: components["schemas"]["ClaimStatusChangedData"];
+        };
+        /**
+         * MerchantEvent
+         * @description Any event, told apart by type. The body of every delivery to a webhook endpoint.
+         */
+        MerchantEvent: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderRepricedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["PremiumReversedEvent"] | components["schemas"]["ShipmentCreatedEvent"] | components["schemas"]["ShipmentDeliveryStatusChangedEvent"] | components["schemas"]["ShipmentCancelledEvent"] | components["schemas"]["ClaimCreatedEvent"] | components["schemas"]["ClaimStatusChangedEvent"];
+        /** EventList */
+        EventList: {
+            /** @description Events, newest first. */
+            data: components["schemas"]["MerchantEvent"][];
+            /** @description Whether a page follows: ask again with starting_after the last id. */
+            has_more: boolean;
+        };
+        /**
+         * EventResendRequest
+         * @example {}
+         */
+        EventResendRequest: {
+            /** @description Resend to this endpoint only; without it, to every enabled endpoint subscribed to the type. */
+            endpoint_id?: string;
+        };
+        /** EventResendResponse */
+        EventResendResponse: {
+            /** @description The deliveries queued, one per endpoint. */
+            data: components["schemas"]["WebhookDelivery"][];
         };
         /**
          * RouteQuote
@@ -4194,6 +5184,1379 @@ export interface operations {
             };
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
+            409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            422: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWebhookEndpoint"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
+            409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            422: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.rotateSecret": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointRotation"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
+            409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            422: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.deliveries": {
+        parameters: {
+            query?: {
+                /** @description How many to answer, 1 to 100 (default 20). */
+                limit?: string;
+                /** @description The id of the last object of the previous page: the page after it. */
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.list": {
+        parameters: {
+            query?: {
+                /** @description How many to answer, 1 to 100 (default 20). */
+                limit?: string;
+                /** @description The id of the last object of the previous page: the page after it. */
+                starting_after?: string;
+                /** @description Only events of this type. */
+                type?: "order.created" | "order.repriced" | "order.cancelled" | "premium.reversed" | "shipment.created" | "shipment.delivery_status_changed" | "shipment.cancelled" | "claim.created" | "claim.status_changed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantEvent"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.resend": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EventResendRequest"];
+            };
+        };
+        responses: {
+            /** @description 202 */
+            202: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventResendResponse"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
+            409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];

@@ -12,13 +12,20 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
+/** The headers of an event delivery (Standard Webhooks), the receiver's replay window, and the prefix of an endpoint's secret. */
+export const EVENT_ID_HEADER = 'webhook-id';
+export const EVENT_TIMESTAMP_HEADER = 'webhook-timestamp';
+export const EVENT_SIGNATURE_HEADER = 'webhook-signature';
+export const EVENT_TOLERANCE_SECONDS = 300;
+export const ENDPOINT_SECRET_PREFIX = 'whsec_';
+
 export interface Route {
-  readonly method: 'GET' | 'POST' | 'PATCH';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** With {name} for each path parameter. */
   readonly path: string;
   readonly pathParams: readonly string[];
   readonly query: readonly string[];
-  /** Whether the request has a JSON body (a cancel has none). */
+  /** Whether the request has a JSON body (a cancel or a delete has none). */
   readonly body: boolean;
   /** Whether the route takes an Idempotency-Key header. */
   readonly idempotencyKey: boolean;
@@ -52,6 +59,20 @@ export const routes = {
   },
   billing: {
     statements: { method: 'GET', path: '/v1/billing/statements', pathParams: [], query: ['month'], body: false, idempotencyKey: false },
+  },
+  webhookEndpoints: {
+    create: { method: 'POST', path: '/v1/webhook_endpoints', pathParams: [], query: [], body: true, idempotencyKey: true },
+    list: { method: 'GET', path: '/v1/webhook_endpoints', pathParams: [], query: [], body: false, idempotencyKey: false },
+    get: { method: 'GET', path: '/v1/webhook_endpoints/{id}', pathParams: ['id'], query: [], body: false, idempotencyKey: false },
+    update: { method: 'PATCH', path: '/v1/webhook_endpoints/{id}', pathParams: ['id'], query: [], body: true, idempotencyKey: true },
+    delete: { method: 'DELETE', path: '/v1/webhook_endpoints/{id}', pathParams: ['id'], query: [], body: false, idempotencyKey: false },
+    rotateSecret: { method: 'POST', path: '/v1/webhook_endpoints/{id}/rotate_secret', pathParams: ['id'], query: [], body: false, idempotencyKey: true },
+    deliveries: { method: 'GET', path: '/v1/webhook_endpoints/{id}/deliveries', pathParams: ['id'], query: ['limit', 'starting_after'], body: false, idempotencyKey: false },
+  },
+  events: {
+    list: { method: 'GET', path: '/v1/events', pathParams: [], query: ['limit', 'starting_after', 'type'], body: false, idempotencyKey: false },
+    get: { method: 'GET', path: '/v1/events/{id}', pathParams: ['id'], query: [], body: false, idempotencyKey: false },
+    resend: { method: 'POST', path: '/v1/events/{id}/resend', pathParams: ['id'], query: [], body: true, idempotencyKey: true },
   },
   webhooks: {
     receive: { method: 'POST', path: '/api/webhooks/{platform_slug}', pathParams: ['platform_slug'], query: [], body: true, idempotencyKey: false },

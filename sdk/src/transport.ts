@@ -10,7 +10,7 @@ import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HE
 /** Options of one call, overriding the client's. */
 export interface RequestOptions {
   /**
-   * Writes (POST, PATCH) only. The Idempotency-Key to send; by default a new UUID per call, reused
+   * Writes (POST, PATCH; not DELETE) only. The Idempotency-Key to send; by default a new UUID per call, reused
    * by the call's own retries. Pass your own to retry a call yourself (e.g. after a
    * ConnectionError, with `error.idempotencyKey`): within 24 hours the API answers a repeated key
    * with the stored answer instead of acting again. At most 255 printable ASCII characters.
@@ -136,7 +136,8 @@ export interface Call {
   route: Route;
   /** Path parameters, already checked and encoded by pathSegment. */
   params?: Record<string, string>;
-  query?: Record<string, string>;
+  /** Query parameters; undefined ones are left out. */
+  query?: Record<string, string | undefined>;
   body?: unknown;
 }
 

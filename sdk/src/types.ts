@@ -594,6 +594,368 @@ export interface BillingCreditWeek {
   total: number;
 }
 
+export interface WebhookEndpointRequest {
+  /**
+   * Where events are POSTed: https (http only where the operator allows it, for local development).
+   */
+  url: string;
+  /** The event types sent to the endpoint, or ["*"] for all of them. */
+  events: Array<'order.created' | 'order.repriced' | 'order.cancelled' | 'premium.reversed' | 'shipment.created' | 'shipment.delivery_status_changed' | 'shipment.cancelled' | 'claim.created' | 'claim.status_changed' | '*'>;
+  /** A note for the store, e.g. what receives the events. */
+  description?: string;
+}
+
+export interface WebhookEndpointWithSecret extends WebhookEndpoint {
+  /** The signing secret, whsec_...: shown only in this answer. Keep it; it cannot be read again. */
+  secret: string;
+}
+
+export interface WebhookEndpoint {
+  /** Endpoint id, we_... */
+  id: string;
+  /** Where events are POSTed. */
+  url: string;
+  /** The store's note, or null. */
+  description: string | null;
+  /** The event types it receives, or ["*"]. */
+  events: string[];
+  /** disabled endpoints receive nothing. */
+  status: 'enabled' | 'disabled';
+  /**
+   * merchant: disabled by an update; failing: every attempt of a delivery failed for about three
+   * days. null when enabled.
+   */
+  disabled_reason: 'merchant' | 'failing' | null;
+  /** When its attempts started failing with no success since, or null. */
+  failing_since: string | null;
+  /** When the secret was last rotated, or null. */
+  secret_rotated_on: string | null;
+  /** When it was created. */
+  created_on: string;
+  /** When it last changed. */
+  updated_on: string;
+}
+
+export interface WebhookEndpointList {
+  /** Every endpoint of the store, oldest first. */
+  data: WebhookEndpoint[];
+}
+
+export interface WebhookEndpointUpdateRequest {
+  /**
+   * Where events are POSTed: https (http only where the operator allows it, for local development).
+   */
+  url?: string;
+  /** The event types sent to the endpoint, or ["*"] for all of them. */
+  events?: Array<'order.created' | 'order.repriced' | 'order.cancelled' | 'premium.reversed' | 'shipment.created' | 'shipment.delivery_status_changed' | 'shipment.cancelled' | 'claim.created' | 'claim.status_changed' | '*'>;
+  /** A note for the store. */
+  description?: string | null;
+  /**
+   * false stops deliveries (kept until it is true again); true re-enables an endpoint, also one
+   * disabled for failing.
+   */
+  enabled?: boolean;
+}
+
+export interface DeletedWebhookEndpoint {
+  /** The endpoint deleted. */
+  id: string;
+  /** Always true. */
+  deleted: true;
+}
+
+export interface WebhookEndpointRotation extends WebhookEndpointWithSecret {
+  /** Until then (24 hours) every delivery is signed with both secrets. */
+  previous_secret_expires_on: string;
+}
+
+export interface WebhookDeliveryList {
+  /** Deliveries, newest first. */
+  data: WebhookDelivery[];
+  /** Whether a page follows: ask again with starting_after the last id. */
+  has_more: boolean;
+}
+
+export interface WebhookDelivery {
+  /** Delivery id, del_...: one event to one endpoint, with its attempts. */
+  id: string;
+  /** The event delivered. */
+  event_id: string;
+  /** Its type. */
+  event_type: 'order.created' | 'order.repriced' | 'order.cancelled' | 'premium.reversed' | 'shipment.created' | 'shipment.delivery_status_changed' | 'shipment.cancelled' | 'claim.created' | 'claim.status_changed';
+  /** pending while attempts remain; failed once the retry schedule is over. */
+  status: 'pending' | 'succeeded' | 'failed';
+  /** Attempts made so far. */
+  attempt_count: number;
+  /** When the next attempt is due, or null when none is. */
+  next_attempt_on: string | null;
+  /** When the delivery was queued (the event, or a resend). */
+  created_on: string;
+  /** Every attempt, newest first. */
+  attempts: DeliveryAttempt[];
+}
+
+export interface DeliveryAttempt {
+  /** When the request was sent. */
+  attempted_on: string;
+  /** true for a 2xx answer. */
+  succeeded: boolean;
+  /** The HTTP status answered, or null when none came (see error). */
+  status_code: number | null;
+  /** From sending to the end of the answer (or the failure). */
+  duration_ms: number;
+  /**
+   * Why no 2xx came, e.g. timeout, refused_address, connection_failed, redirect_not_followed,
+   * http_status; null on success.
+   */
+  error: string | null;
+  /** The first 4 KiB of the answer, as text, or null. */
+  response_body: string | null;
+}
+
+/** Any event, told apart by type. The body of every delivery to a webhook endpoint. */
+export type MerchantEvent = OrderCreatedEvent | OrderRepricedEvent | OrderCancelledEvent | PremiumReversedEvent | ShipmentCreatedEvent | ShipmentDeliveryStatusChangedEvent | ShipmentCancelledEvent | ClaimCreatedEvent | ClaimStatusChangedEvent;
+
+/**
+ * An order was registered: over REST or by a platform. data: the object as the API returns it,
+ * after the change.
+ */
+export interface OrderCreatedEvent {
+  /**
+   * Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen
+   * before.
+   */
+  id: string;
+  /** What happened. */
+  type: 'order.created';
+  /** When the change was committed. */
+  created_at: string;
+  /** live: test keys write nothing, so they cause no event. */
+  mode: 'live' | 'test';
+  data: Order;
+}
+
+/**
+ * An update changed the subtotal or insurance_selected, and so the premium. data: the object as the
+ * API returns it, after the change.
+ */
+export interface OrderRepricedEvent {
+  /**
+   * Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen
+   * before.
+   */
+  id: string;
+  /** What happened. */
+  type: 'order.repriced';
+  /** When the change was committed. */
+  created_at: string;
+  /** live: test keys write nothing, so they cause no event. */
+  mode: 'live' | 'test';
+  data: Order;
+}
+
+/**
+ * An order was cancelled; data.cancellation_cause says why. data: the object as the API returns it,
+ * after the change.
+ */
+export interface OrderCancelledEvent {
+  /**
+   * Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen
+   * before.
+   */
+  id: string;
+  /** What happened. */
+  type: 'order.cancelled';
+  /** When the change was committed. */
+  created_at: string;
+  /** live: test keys write nothing, so they cause no event. */
+  mode: 'live' | 'test';
+  data: OrderCancelledData;
+}
+
+export interface OrderCancelledData extends Order {
+  /**
+   * api: the merchant cancelled it over the API; refund: a refund reversed its whole premium;
+   * platform: the commerce platform cancelled it.
+   */
+  cancellation_cause: 'api' | 'refund' | 'platform';
+}
+
+/**
+ * A refund of the protection line gave premium back. data: the object as the API returns it, after
+ * the change.
+ */
+export interface PremiumReversedEvent {
+  /**
+   * Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen
+   * before.
+   */
+  id: string;
+  /** What happened. */
+  type: 'premium.reversed';
+  /** When the change was committed. */
+  created_at: string;
+  /** live: test keys write nothing, so they cause no event. */
+  mode: 'live' | 'test';
+  data: PremiumReversedData;
+}
+
+export interface PremiumReversedData extends Order {
+  /** What this refund reversed. */
+  reversal: {
+    /** The platform's refund id. */
+    refund_id: string;
+    /** Premium given back by this refund, in major units. */
+    amount_reversed: number;
+    /** Premium the order still holds, in major units (paid_to_insure). */
+    premium_remaining: number;
+  };
+}
+
+/**
+ * A tracking number was registered: over REST or by a platform fulfilment. data: the object as the
+ * API returns it, after the change.
+ */
+export interface ShipmentCreatedEvent {
+  /**
+   * Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen
+   * before.
+   */
+  id: string;
+  /** What happened. */
+  type: 'shipment.created';
+  /** When the change was committed. */
+  created_at: string;
+  /** live: test keys write nothing, so they cause no event. */
+  mode: 'live' | 'test';
+  data: Shipment;
+}
+
+/**
+ * A shipment's delivery_status changed (Active, Delivered, Exception, or Cancelled by a cancel).
+ * data: the object as the API returns it, after the change.
+ */
+export interface ShipmentDeliveryStatusChangedEvent {
+  /**
+   * Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen
+   * before.
+   */
+  id: string;
+  /** What happened. */
+  type: 'shipment.delivery_status_changed';
+  /** When the change was committed. */
+  created_at: string;
+  /** live: test keys write nothing, so they cause no event. */
+  mode: 'live' | 'test';
+  data: DeliveryStatusChangedData;
+}
+
+export interface DeliveryStatusChangedData extends Shipment {
+  /** The delivery status before this change. */
+  previous_delivery_status: 'Active' | 'Delivered' | 'Exception' | 'Cancelled';
+  latest_checkpoint: LatestCheckpoint | null;
+}
+
+/** The newest carrier scan, or null (a cancel has none). */
+export interface LatestCheckpoint {
+  /** Delivery status this scan reports. */
+  status: 'Active' | 'Delivered' | 'Exception' | 'Cancelled';
+  /** The carrier's finer status, or null. */
+  subtag: string | null;
+  /** The carrier's words for the scan. */
+  message: string;
+  /** Where the scan happened; any part may be null. */
+  location: {
+    city: string | null;
+    state: string | null;
+    zip: string | null;
+    country: string | null;
+  };
+  /** When the scan happened. */
+  occurred_at: string;
+  /** Which tracking provider reported it. */
+  source: string;
+}
+
+/** A shipment was cancelled. data: the object as the API returns it, after the change. */
+export interface ShipmentCancelledEvent {
+  /**
+   * Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen
+   * before.
+   */
+  id: string;
+  /** What happened. */
+  type: 'shipment.cancelled';
+  /** When the change was committed. */
+  created_at: string;
+  /** live: test keys write nothing, so they cause no event. */
+  mode: 'live' | 'test';
+  data: Shipment;
+}
+
+/** A claim was filed. data: the object as the API returns it, after the change. */
+export interface ClaimCreatedEvent {
+  /**
+   * Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen
+   * before.
+   */
+  id: string;
+  /** What happened. */
+  type: 'claim.created';
+  /** When the change was committed. */
+  created_at: string;
+  /** live: test keys write nothing, so they cause no event. */
+  mode: 'live' | 'test';
+  data: Claim;
+}
+
+/** A claim moved to a new status. data: the object as the API returns it, after the change. */
+export interface ClaimStatusChangedEvent {
+  /**
+   * Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen
+   * before.
+   */
+  id: string;
+  /** What happened. */
+  type: 'claim.status_changed';
+  /** When the change was committed. */
+  created_at: string;
+  /** live: test keys write nothing, so they cause no event. */
+  mode: 'live' | 'test';
+  data: ClaimStatusChangedData;
+}
+
+export interface ClaimStatusChangedData extends Claim {
+  /** The claim history's new entry. */
+  status_change: {
+    /** The status before. */
+    from_status: 'open' | 'in_review' | 'approved' | 'denied' | 'paid' | 'closed';
+    /** The status after (the claim's status). */
+    to_status: 'open' | 'in_review' | 'approved' | 'denied' | 'paid' | 'closed';
+    /** The operator's note, or null. */
+    note: string | null;
+    /** When the status changed. */
+    changed_on: string;
+  };
+}
+
+export interface EventList {
+  /** Events, newest first. */
+  data: MerchantEvent[];
+  /** Whether a page follows: ask again with starting_after the last id. */
+  has_more: boolean;
+}
+
+export interface EventResendRequest {
+  /** Resend to this endpoint only; without it, to every enabled endpoint subscribed to the type. */
+  endpoint_id?: string;
+}
+
+export interface EventResendResponse {
+  /** The deliveries queued, one per endpoint. */
+  data: WebhookDelivery[];
+}
+
 export interface WebhookAcknowledgement {
   /** Always true. */
   received: true;
@@ -740,6 +1102,24 @@ export interface ClaimListQuery {
 /** The query of GET /v1/billing/statements. */
 export interface BillingStatementQuery {
   month: string;
+}
+
+/** The query of GET /v1/webhook_endpoints/{id}/deliveries. */
+export interface DeliveryListQuery {
+  /** How many to answer, 1 to 100 (default 20). */
+  limit?: string;
+  /** The id of the last object of the previous page: the page after it. */
+  starting_after?: string;
+}
+
+/** The query of GET /v1/events. */
+export interface EventListQuery {
+  /** How many to answer, 1 to 100 (default 20). */
+  limit?: string;
+  /** The id of the last object of the previous page: the page after it. */
+  starting_after?: string;
+  /** Only events of this type. */
+  type?: 'order.created' | 'order.repriced' | 'order.cancelled' | 'premium.reversed' | 'shipment.created' | 'shipment.delivery_status_changed' | 'shipment.cancelled' | 'claim.created' | 'claim.status_changed';
 }
 
 /** Any of the three platform messages, told apart by `event`. */

@@ -2,6 +2,7 @@
 // server checks (contract/webhook-signature.ts, re-implemented on Web Crypto so it runs in any
 // runtime; test/sdk-webhooks.test.ts holds the two to the same answers) and a sender that signs
 // each attempt. Platforms hold no API key; the shared secret is the credential.
+import { concatBytes, hmacKey, hmacSign, hmacVerify } from './hmac.js';
 import { routes } from './routes.js';
 import { pathSegment, refuseBrowser, Transport, type TransportOptions, type WithLastResponse } from './transport.js';
 import type { PlatformMessage, WebhookAcknowledgement } from './types.js';
@@ -12,43 +13,15 @@ export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 export type WebhookSignatureCheck = { valid: true } | { valid: false; reason: 'missing' | 'malformed' | 'expired' | 'mismatch' };
 
-const encoder = new TextEncoder();
-
-/** The part of Web Crypto's SubtleCrypto used here, declared so the types need neither the DOM lib nor @types/node. */
-interface HmacCrypto {
-  importKey(format: 'raw', key: Uint8Array, algorithm: { name: 'HMAC'; hash: 'SHA-256' }, extractable: false, usages: Array<'sign' | 'verify'>): Promise<HmacKey>;
-  sign(algorithm: 'HMAC', key: HmacKey, data: Uint8Array): Promise<ArrayBuffer>;
-  verify(algorithm: 'HMAC', key: HmacKey, signature: Uint8Array, data: Uint8Array): Promise<boolean>;
-}
-/** A CryptoKey, opaque here. */
-type HmacKey = { readonly type: string };
-
-function subtle(): HmacCrypto {
-  const webCrypto = (globalThis as unknown as { crypto?: { subtle?: HmacCrypto } }).crypto;
-  if (webCrypto?.subtle === undefined) throw new Error('This runtime has no Web Crypto (crypto.subtle), which webhook signatures need.');
-  return webCrypto.subtle;
-}
-
-function hmacKey(secret: string, usage: 'sign' | 'verify'): Promise<HmacKey> {
-  return subtle().importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
-}
-
 /** The signed bytes: "<t>." followed by the raw body. */
-function signedPayload(timestamp: number, rawBody: string | Uint8Array): Uint8Array {
-  const prefix = encoder.encode(`${timestamp}.`);
-  const body = typeof rawBody === 'string' ? encoder.encode(rawBody) : rawBody;
-  const payload = new Uint8Array(prefix.length + body.length);
-  payload.set(prefix);
-  payload.set(body, prefix.length);
-  return payload;
-}
+const signedPayload = (timestamp: number, rawBody: string | Uint8Array) => concatBytes(`${timestamp}.`, rawBody);
 
 /**
  * The X-Webhook-Signature value for a message sent now (or at `timestamp`, in unix seconds):
  * t=<timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">.
  */
 export async function signWebhook(secret: string, rawBody: string | Uint8Array, timestamp: number = Math.floor(Date.now() / 1000)): Promise<string> {
-  const mac = new Uint8Array(await subtle().sign('HMAC', await hmacKey(secret, 'sign'), signedPayload(timestamp, rawBody)));
+  const mac = await hmacSign(await hmacKey(secret, 'sign'), signedPayload(timestamp, rawBody));
   return `t=${timestamp},v1=${Array.from(mac, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
@@ -79,7 +52,7 @@ export async function verifyWebhook(
   const key = await hmacKey(secret, 'verify');
   const payload = signedPayload(timestamp, rawBody);
   for (const candidate of candidates) {
-    if (await subtle().verify('HMAC', key, candidate, payload)) return { valid: true };
+    if (await hmacVerify(key, candidate, payload)) return { valid: true };
   }
   return { valid: false, reason: 'mismatch' };
 }
