@@ -134,6 +134,7 @@ const LINKS: Record<string, Record<string, Link>> = {
     UpdateOrder: { operationId: 'orders.updatePatch', description: 'Send what changed.', parameters: { source_order_id: orderId } },
     ReplaceOrder: { operationId: 'orders.update', description: 'Send the order again, changed.', parameters: { source_order_id: orderId } },
     CancelOrder: { operationId: 'orders.cancel', description: 'Cancel the order.', parameters: { source_order_id: orderId } },
+    RedactOrder: { operationId: 'orders.redact', description: "Erase the shopper's personal data from the order.", parameters: { source_order_id: orderId } },
     CreateShipment: { operationId: 'shipments.create', description: 'Register a tracking number of the order.', requestBody: { source_order_id: orderId } },
     FileClaim: { operationId: 'claims.create', description: 'File a claim on the order.', requestBody: { source_order_id: orderId } },
     ListClaims: { operationId: 'claims.list', description: 'List the claims of the order.', parameters: { source_order_id: orderId } },

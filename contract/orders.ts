@@ -280,4 +280,21 @@ export const ordersContract = c.router({
       'claim can be filed. Cancelling an already-cancelled order succeeds. 409 while a claim on the order is open. ' +
       'No body. Test keys answer 404.',
   },
+  redact: {
+    method: 'POST',
+    path: '/v2/orders/:source_order_id/redact',
+    pathParams: SourceOrderIdParams,
+    body: c.noBody(),
+    responses: { 200: OrderResponse, ...pickErrors(400, 401, 403, 404, 409, 422, 429, 500) },
+    metadata: keyRoute('orders', 'not_found'),
+    summary: "Erase an order's personal data",
+    description:
+      "Erases the shopper's personal data from the order and every copy the service holds (GDPR art. 17, CCPA): names, " +
+      'email, phone, shipping and billing addresses, line-item image URLs, claim texts and notes, refund notes, the ' +
+      'cart text of its quote, and the order and claim objects inside stored events. Kept: ids, amounts, line items, ' +
+      'shipments and tracking history, claims (without their texts) and the whole premium ledger. Afterwards has_pii ' +
+      'is false and first_name and last_name read null. Erasing again succeeds and changes nothing. 409 while a claim ' +
+      'on the order is open: the claim needs the contact until it is resolved (GDPR art. 17(3)(e)). No body. Test keys ' +
+      'answer 404.',
+  },
 });

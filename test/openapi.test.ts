@@ -51,6 +51,7 @@ describe('openapi.json', () => {
       [
         'POST /v2/quotes',
         'POST /v2/orders',
+        'POST /v2/orders/{source_order_id}/redact',
         'POST /v1/webhook_endpoints',
         'GET /v1/webhook_endpoints',
         'GET /v1/webhook_endpoints/{id}',

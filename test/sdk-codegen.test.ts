@@ -152,6 +152,7 @@ describe('generated SDK files', () => {
       client.orders.retrieve('o'),
       client.orders.update('o', any),
       client.orders.cancel('o'),
+      client.orders.redact('o'),
       client.shipments.create(any),
       client.shipments.retrieve('t'),
       client.shipments.update('t', any),

@@ -96,6 +96,7 @@ const addressing: Record<string, { request: Requester; statusForA: number }> = {
     statusForA: 200,
   },
   'POST /v1/orders/:source_order_id/cancel': { request: byKey('POST', (f) => `/v1/orders/${enc(f.sourceOrderId)}/cancel`), statusForA: 200 },
+  'POST /v2/orders/:source_order_id/redact': { request: byKey('POST', (f) => `/v2/orders/${enc(f.sourceOrderId)}/redact`), statusForA: 200 },
   // A create that names an order of the store.
   'POST /v1/shipments': {
     request: byKey('POST', () => '/v1/shipments', (f) => ({

@@ -213,7 +213,8 @@ export function portmanConfig(document: OpenAPIV3.Document): PortmanConfig {
 }
 
 export const CANCEL_FLOW = 'cancel flow';
-export const isCancel = (operation: DocumentOperation): boolean => operation.path.endsWith('/cancel');
+/** The operations an open claim refuses: the cancels, and the erasure of an order's personal data. */
+export const isCancel = (operation: DocumentOperation): boolean => operation.path.endsWith('/cancel') || operation.path.endsWith('/redact');
 
 /**
  * The cancels on resources of their own. In the main run a claim is open on the order and its

@@ -148,6 +148,15 @@ export class Orders extends Resource {
   async cancel(sourceOrderId: string, options?: RequestOptions): Promise<WithLastResponse<Order>> {
     return this.transport.request({ route: routes.orders.cancel, params: { source_order_id: pathSegment('sourceOrderId', sourceOrderId) } }, options);
   }
+
+  /**
+   * Erases the shopper's personal data from the order and every copy the service holds
+   * (POST /v2/orders/{source_order_id}/redact); money and the order's facts are kept, has_pii turns
+   * false. Repeating it succeeds. ConflictError while a claim on the order is open.
+   */
+  async redact(sourceOrderId: string, options?: RequestOptions): Promise<WithLastResponse<Order>> {
+    return this.transport.request({ route: routes.orders.redact, params: { source_order_id: pathSegment('sourceOrderId', sourceOrderId) } }, options);
+  }
 }
 
 export class Shipments extends Resource {

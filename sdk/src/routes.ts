@@ -41,6 +41,7 @@ export const routes = {
     update: { method: 'POST', path: '/v2/orders/{source_order_id}', pathParams: ['source_order_id'], query: [], body: true, idempotencyKey: true },
     updatePatch: { method: 'PATCH', path: '/v2/orders/{source_order_id}', pathParams: ['source_order_id'], query: [], body: true, idempotencyKey: true },
     cancel: { method: 'POST', path: '/v1/orders/{source_order_id}/cancel', pathParams: ['source_order_id'], query: [], body: false, idempotencyKey: true },
+    redact: { method: 'POST', path: '/v2/orders/{source_order_id}/redact', pathParams: ['source_order_id'], query: [], body: false, idempotencyKey: true },
   },
   shipments: {
     create: { method: 'POST', path: '/v1/shipments', pathParams: [], query: [], body: true, idempotencyKey: true },

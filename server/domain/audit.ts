@@ -12,6 +12,7 @@ export type AuditAction =
   | 'api_key.created'
   | 'api_key.revoked'
   | 'order.cancelled'
+  | 'order.redacted'
   | 'claim.filed'
   | 'claim.status_changed'
   | 'webhook_endpoint.created'

@@ -116,7 +116,7 @@ export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed';
  */
 export async function recordAttempt(
   db: Database,
-  delivery: Pick<DueDelivery, 'id' | 'endpointId'>,
+  delivery: Pick<DueDelivery, 'id' | 'endpointId' | 'eventId' | 'body'>,
   result: AttemptResult,
   attemptedAt: Date,
   settings: Pick<EventDeliverySettings, 'retryScheduleSeconds'>,
@@ -128,6 +128,11 @@ export async function recordAttempt(
     // Deleted with its endpoint meanwhile, or finished by a worker whose lease ran out: nothing to add.
     if (current === undefined || current.status !== 'pending') return current?.status === 'succeeded' ? 'succeeded' : 'failed';
     const attempts = current.attempt_count + 1;
+    // The receiver may have echoed what it was sent. If the event was erased meanwhile (an order's
+    // personal data), its answer is not kept; the event row's lock orders this with the erasure.
+    await tx.$queryRaw`SELECT 1 FROM events WHERE id = ${delivery.eventId} FOR SHARE`;
+    const event = await tx.event.findUnique({ where: { id: delivery.eventId } });
+    const stillAsSent = event !== null && JSON.stringify(eventBody(event)) === delivery.body;
     await tx.webhookDeliveryAttempt.create({
       data: {
         deliveryId: delivery.id,
@@ -136,7 +141,7 @@ export async function recordAttempt(
         statusCode: result.statusCode,
         durationMs: result.durationMs,
         error: result.error,
-        responseBody: result.responseBody,
+        responseBody: stillAsSent ? result.responseBody : null,
       },
     });
     const now = new Date(attemptedAt.getTime() + result.durationMs);

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { ordersContract } from '../../contract/index.js';
 import type { StoreScope } from '../domain/actor.js';
-import { cancelOrder, getOrder, OrderExistsError, updateOrder, type OrderCreateInput } from '../domain/orders/index.js';
+import { cancelOrder, getOrder, OrderExistsError, redactOrder, updateOrder, type OrderCreateInput } from '../domain/orders/index.js';
 import { toOrderConflict, toOrderResponse } from '../wire/orders.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
@@ -39,6 +39,10 @@ export const ordersRouter = (deps: AppDeps) => {
     },
     cancel: async ({ params, req }) => {
       const order = await cancelOrder(db, scopeOf(req), params.source_order_id, clock.now());
+      return { status: 200, body: toOrderResponse(order) };
+    },
+    redact: async ({ params, req }) => {
+      const order = await redactOrder(db, scopeOf(req), params.source_order_id, clock.now());
       return { status: 200, body: toOrderResponse(order) };
     },
   });
