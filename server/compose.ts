@@ -15,6 +15,7 @@ import { systemClock, type Clock } from './domain/clock.js';
 import type { TrackingProvider } from './domain/tracking.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createRateLimiting, type RateLimiting, type RateLimitSettings } from './http/rate-limit.js';
+import { startPersonalDataRetention } from './jobs/personal-data-retention.js';
 import { startRetentionSweep } from './jobs/retention-sweep.js';
 import { startEventDelivery } from './jobs/event-delivery.js';
 import { startJobQueue } from './jobs/queue.js';
@@ -99,7 +100,7 @@ export function composeCli(databaseUrl: string): { db: Database; stop(): Promise
 export async function composeService(options: ServiceOptions): Promise<Service> {
   const db = createDatabase(options.databaseUrl, { poolSize: options.poolSize });
   const { provider } = options.tracking;
-  const boss = await startJobQueue({ databaseUrl: options.databaseUrl, logger: options.logger });
+  const boss = await startJobQueue({ databaseUrl: options.databaseUrl, logger: options.logger, schedules: options.tracking.workers });
   const tracking = await startTrackingJobs({
     boss,
     db,
@@ -113,6 +114,7 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
   const sweep = options.tracking.workers ? startRetentionSweep({ db, clock: options.clock, logger: options.logger }) : undefined;
   const apiKeys = await startApiKeyCache(options.databaseUrl, { onDisconnect: options.onKeyNotificationsLost });
   const metrics = createMetrics(db, { processMetrics: options.metrics.processMetrics });
+  if (options.tracking.workers) await startPersonalDataRetention({ boss, db, clock: options.clock, logger: options.logger, metrics });
   const events = await startEventDelivery({
     boss,
     db,

@@ -148,6 +148,7 @@ async function merchantUpdate(command: Command): Promise<Report> {
       quoteOrigin: options.quoteOrigin,
       clientProfile: options.clientProfile,
       woocommerceWebhookSecret: options.clearWoocommerceWebhookSecret ? null : options.woocommerceWebhookSecret,
+      personalDataRetentionDays: options.personalDataRetentionDays,
     }),
   );
   return { json: { store: storeJson(store) }, lines: [`Updated merchant "${store.slug}".`, ...describeStore(store).slice(1, 3)] };
@@ -309,6 +310,7 @@ function buildProgram(): Command {
     .option('--client-profile <profile>', "standard, or route for a store running Route's own plugins")
     .option('--woocommerce-webhook-secret <secret>', "the secret of Route's WooCommerce webhooks, when kept from before the switch")
     .option('--clear-woocommerce-webhook-secret', 'forget a declared WooCommerce webhook secret')
+    .option('--personal-data-retention-days <days>', "days an order's personal data is kept after its last activity (default 730)")
     .action(action(merchantUpdate));
   merchant
     .command('connect')

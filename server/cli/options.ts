@@ -7,7 +7,7 @@ import { CLAIM_STATUSES } from '../../contract/claims.js';
 import { majorTextToCents, QUOTE_AMOUNT_PATTERN } from '../../contract/money.js';
 import { MIN_SECRET_LENGTH } from '../domain/platforms.js';
 import { SLUG_PATTERN, SLUG_RULE } from '../domain/slug.js';
-import { CLIENT_PROFILES, isUsableSku, MAX_RATE_BPS, SKU_RULE } from '../domain/stores.js';
+import { CLIENT_PROFILES, isUsableSku, MAX_RATE_BPS, MAX_RETENTION_DAYS, SKU_RULE } from '../domain/stores.js';
 
 const ClientProfileOption = z.enum(CLIENT_PROFILES, { errorMap: () => ({ message: `must be ${CLIENT_PROFILES.join(' or ')}` }) });
 
@@ -62,6 +62,11 @@ export const MerchantUpdateOptions = z
     clientProfile: ClientProfileOption.optional(),
     woocommerceWebhookSecret: z.string().optional(),
     clearWoocommerceWebhookSecret: z.boolean().default(false),
+    personalDataRetentionDays: z
+      .string()
+      .refine((text) => /^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_RETENTION_DAYS, `must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}`)
+      .transform(Number)
+      .optional(),
   })
   .refine(
     (o) =>
@@ -70,11 +75,12 @@ export const MerchantUpdateOptions = z
       o.quoteOrigin !== undefined ||
       o.clientProfile !== undefined ||
       o.woocommerceWebhookSecret !== undefined ||
-      o.clearWoocommerceWebhookSecret,
+      o.clearWoocommerceWebhookSecret ||
+      o.personalDataRetentionDays !== undefined,
     {
       message:
         'nothing to change: give --protection-sku, --clear-protection-skus, --quote-origin, --client-profile, ' +
-        '--woocommerce-webhook-secret or --clear-woocommerce-webhook-secret',
+        '--woocommerce-webhook-secret, --clear-woocommerce-webhook-secret or --personal-data-retention-days',
       path: ['slug'],
     },
   );

@@ -86,7 +86,7 @@ function assertValidSettings(settings: Parameters<typeof storeSettingsProblems>[
 }
 
 /** A store's row without its secrets: all a StoreContext is made of. */
-export type StoreRow = Omit<Store, 'woocommerceWebhookSecret'>;
+export type StoreRow = Omit<Store, 'woocommerceWebhookSecret' | 'personalDataRetentionDays'>;
 
 export function toStoreContext(row: StoreRow): StoreContext {
   return {
@@ -144,7 +144,12 @@ export interface StoreDeclarations {
   clientProfile?: ClientProfile;
   /** The secret Route's WooCommerce plugin signs with, when it is not derived from one of our keys; null forgets it. */
   woocommerceWebhookSecret?: string | null;
+  /** Days an order's personal data is kept after its last activity (README, Personal data). */
+  personalDataRetentionDays?: number;
 }
+
+/** The retention a store may set: a day to a hundred years. */
+export const MAX_RETENTION_DAYS = 36_500;
 
 export async function updateStoreDeclarations(db: Database, actor: Actor, slug: string, declarations: StoreDeclarations): Promise<StoreContext> {
   assertValidSettings({ protectionSkus: declarations.protectionSkus, woocommerceWebhookSecret: declarations.woocommerceWebhookSecret });
@@ -158,6 +163,7 @@ export async function updateStoreDeclarations(db: Database, actor: Actor, slug: 
         ...(declarations.quoteOrigin === undefined ? {} : { quoteOrigin: declarations.quoteOrigin }),
         ...(declarations.clientProfile === undefined ? {} : { clientProfile: declarations.clientProfile }),
         ...(declarations.woocommerceWebhookSecret === undefined ? {} : { woocommerceWebhookSecret: declarations.woocommerceWebhookSecret }),
+        ...(declarations.personalDataRetentionDays === undefined ? {} : { personalDataRetentionDays: declarations.personalDataRetentionDays }),
       },
     });
     const details = {
@@ -166,6 +172,7 @@ export async function updateStoreDeclarations(db: Database, actor: Actor, slug: 
       ...(declarations.clientProfile === undefined ? {} : { client_profile: declarations.clientProfile }),
       // That a secret was declared or forgotten, never the secret.
       ...(declarations.woocommerceWebhookSecret === undefined ? {} : { woocommerce_webhook_secret: declarations.woocommerceWebhookSecret === null ? 'forgotten' : 'declared' }),
+      ...(declarations.personalDataRetentionDays === undefined ? {} : { personal_data_retention_days: declarations.personalDataRetentionDays }),
     };
     await recordAudit(tx, actor, { storeId: row.id, action: 'store.settings_changed', subject: { type: 'store', id: row.id }, details, at: new Date() });
     return toStoreContext(row);

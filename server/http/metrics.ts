@@ -18,6 +18,8 @@ export interface Metrics extends RateLimitObserver {
   cancelledWithOpenClaim(): void;
   /** One attempt to deliver an event to a merchant's endpoint, by what followed. */
   eventDeliveryAttempted(outcome: AttemptOutcome): void;
+  /** Orders whose personal data was erased: asked by the store, or past its retention. */
+  personalDataErased(cause: 'request' | 'retention', orders: number): void;
 }
 
 export function createMetrics(db: Database, options: { processMetrics?: boolean } = {}): Metrics {
@@ -99,6 +101,13 @@ export function createMetrics(db: Database, options: { processMetrics?: boolean 
     },
   });
 
+  const erasures = new Counter({
+    name: 'personal_data_erasures_total',
+    help: "Orders whose shoppers' personal data was erased, by cause: request (the store asked) or retention (the daily job).",
+    labelNames: ['cause'] as const,
+    registers: [registry],
+  });
+
   return {
     registry,
     requestCompleted(route, method, status, seconds) {
@@ -123,6 +132,9 @@ export function createMetrics(db: Database, options: { processMetrics?: boolean 
     },
     eventDeliveryAttempted(outcome) {
       deliveries.inc({ outcome });
+    },
+    personalDataErased(cause, orders) {
+      if (orders > 0) erasures.inc({ cause }, orders);
     },
   };
 }

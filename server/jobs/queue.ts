@@ -5,12 +5,13 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Transaction } from '../db/client.js';
 
-export async function startJobQueue(options: { databaseUrl: string; logger: Logger }): Promise<PgBoss> {
+export async function startJobQueue(options: { databaseUrl: string; logger: Logger; schedules: boolean }): Promise<PgBoss> {
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
     application_name: 'order-protection-jobs',
     max: 4,
-    schedule: false,
+    // Cron schedules (the daily retention job) are kept by the instances that work jobs.
+    schedule: options.schedules,
   });
   boss.on('error', (error: Error) => options.logger.error({ component: 'jobs', error_name: error.name, message: error.message }, 'job queue error'));
   await boss.start();

@@ -22,7 +22,7 @@ export async function answerOrderCreate({ db, clock, metrics }: AppDeps, scope: 
 }
 
 export const ordersRouter = (deps: AppDeps) => {
-  const { db, clock } = deps;
+  const { db, clock, metrics } = deps;
   return s.router(ordersContract, {
     create: async ({ body, req }) => answerOrderCreate(deps, scopeOf(req), body),
     get: async ({ params, req }) => {
@@ -42,7 +42,9 @@ export const ordersRouter = (deps: AppDeps) => {
       return { status: 200, body: toOrderResponse(order) };
     },
     redact: async ({ params, req }) => {
-      const order = await redactOrder(db, scopeOf(req), params.source_order_id, clock.now());
+      const scope = scopeOf(req);
+      const order = await redactOrder(db, { storeId: scope.store.id, actor: scope.actor }, params.source_order_id, clock.now());
+      metrics.personalDataErased('request', 1);
       return { status: 200, body: toOrderResponse(order) };
     },
   });

@@ -4,7 +4,7 @@
 // answered to them), and the answers kept for idempotency keys. Money and the facts of the order stay: ids, amounts, line items, shipments,
 // tracking history, claims without their texts, and the whole premium ledger.
 import { Prisma, type Database, type Transaction } from '../../db/client.js';
-import type { StoreScope } from '../actor.js';
+import type { Actor } from '../actor.js';
 import { recordAudit } from '../audit.js';
 import { hasOpenClaim } from '../claims.js';
 import { AppError } from '../errors.js';
@@ -33,13 +33,13 @@ export function erasedEventData(data: Record<string, unknown>): Record<string, u
  * lock (so an update or a second erasure waits, and then finds nothing to add back or erase).
  * 409 while a claim on the order is open: the claim needs the shopper's contact until it is decided.
  */
-export async function redactOrder(db: Database, scope: StoreScope, sourceOrderId: string, now: Date): Promise<OrderRecord> {
+export async function redactOrder(db: Database, owner: { storeId: string; actor: Actor }, sourceOrderId: string, now: Date): Promise<OrderRecord> {
   return db.$transaction(async (tx) => {
-    const order = await lockOrder(tx, scope.store.id, sourceOrderId);
+    const order = await lockOrder(tx, owner.storeId, sourceOrderId);
     if (await hasOpenClaim(tx, { orderId: order.id })) {
       throw new AppError('conflict', "The order has an open claim, which needs the shopper's contact; erase it once the claim is resolved.");
     }
-    await eraseOrderCopies(tx, scope.store.id, { id: order.id, sourceOrderId: order.sourceOrderId, quoteId: order.quoteId });
+    await eraseOrderCopies(tx, owner.storeId, { id: order.id, sourceOrderId: order.sourceOrderId, quoteId: order.quoteId });
     const erased = await tx.order.update({
       where: { id: order.id },
       data: {
@@ -52,7 +52,7 @@ export async function redactOrder(db: Database, scope: StoreScope, sourceOrderId
       },
       include: orderInclude,
     });
-    await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'order.redacted', subject: { type: 'order', id: order.id }, at: now });
+    await recordAudit(tx, owner.actor, { storeId: owner.storeId, action: 'order.redacted', subject: { type: 'order', id: order.id }, at: now });
     return toOrderRecord(erased);
   });
 }
