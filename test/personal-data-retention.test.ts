@@ -2,6 +2,7 @@
 // last activity, applied by the daily job on a clock moved forward; and the job's schedule.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClaimStatus } from '../server/domain/claims.js';
 import { erasePersonalDataPastRetention } from '../server/domain/personal-data-retention.js';
@@ -19,7 +20,7 @@ let other: SeededStore;
 
 beforeAll(async () => {
   // An instance that works jobs: it keeps the schedules.
-  service = await startService({ work: true });
+  service = await startService({ work: true, exposeMetrics: true });
   shop = await seedStore(service.db);
   other = await seedStore(service.db);
 });
@@ -92,6 +93,25 @@ describe('personal data retention', () => {
     expect(await erasePersonalDataPastRetention(service.db, new Date(now + 731 * DAY))).toBe(0);
     const audit = await service.db.auditEvent.count({ where: { action: 'order.redacted', actorKind: 'system', actorId: 'personal-data-retention' } });
     expect(audit).toBeGreaterThanOrEqual(4);
+  });
+
+  it('runs as a job on an instance that works jobs, and counts what it erased', async () => {
+    const brief = await seedStore(service.db);
+    await service.db.store.update({ where: { id: brief.store.id }, data: { personalDataRetentionDays: 1 } });
+    const sourceOrderId = await order(brief);
+    // The service's own clock moves two days on; the job reads it.
+    service.clock.advance(2 * DAY);
+    const boss = new PgBoss({ connectionString: service.databaseUrl, schedule: false, supervise: false });
+    await boss.start();
+    try {
+      // What the schedule sends each day, sent now.
+      await boss.send(RETENTION_QUEUE, {});
+    } finally {
+      await boss.stop({ graceful: false });
+    }
+    await expect.poll(async () => hasPii(brief, sourceOrderId), { timeout: 15_000 }).toBe(false);
+    const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
+    expect(Number(/^personal_data_erasures_total\{cause="retention"\} (\d+)$/m.exec(metrics)?.[1] ?? 0)).toBeGreaterThanOrEqual(1);
   });
 
   it('runs daily from a pg-boss schedule', async () => {
