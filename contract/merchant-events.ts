@@ -245,12 +245,15 @@ export const WebhookDelivery = extendApi(
   { title: 'WebhookDelivery' },
 );
 
+/** How many objects a page holds when the request does not say. */
+export const DEFAULT_PAGE_LIMIT = 20;
+
 /** The query of a page: how many, and after which object (an id of the store's: the last of the previous page). */
 const pageQuery = (cursorExample: string) =>
   z.object({
     limit: extendApi(z.string().regex(/^(100|[1-9][0-9]?)$/, 'must be a whole number from 1 to 100'), { example: '20' })
       .optional()
-      .describe('How many to answer, 1 to 100 (default 20).'),
+      .describe(`How many to answer, 1 to 100 (default ${DEFAULT_PAGE_LIMIT}).`),
     starting_after: extendApi(string(100, z.string(), { description: 'The id of the last object of the previous page: the page after it.' }), {
       example: cursorExample,
     }).optional(),

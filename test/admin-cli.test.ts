@@ -1,43 +1,21 @@
 // The admin CLI as an operator runs it: a real subprocess on a real database, and the keys it
 // issues proven against the real API. Each run starts tsx (about a second), so the file shares one
 // database and runs as few commands as the assertions need.
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { createStore } from '../server/domain/stores.js';
+import { runAdmin, type CliRun } from './support/admin-cli.js';
 import { call } from './support/http.js';
 import { createTestDatabase, startService, type TestService, TEST_OPERATOR } from './support/service.js';
 
-const execFileAsync = promisify(execFile);
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEY_MERCHANT = 'cli-keys';
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let databaseUrl: string;
 let service: TestService;
 
-/** Runs `npm run admin -- <args>`; a non-zero exit is a result to assert on, not a failure. */
-async function admin(...args: string[]): Promise<CliRun> {
-  try {
-    const { stdout, stderr } = await execFileAsync('node_modules/.bin/tsx', ['server/cli/admin.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error; // not an exit status: the spawn itself failed
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
+/** Runs `npm run admin -- <args>` on this file's database. */
+const admin = (...args: string[]): Promise<CliRun> => runAdmin(databaseUrl, ...args);
 
 /** The single JSON object that --json promises on stdout. */
 function json(run: CliRun): Record<string, Record<string, unknown>> {

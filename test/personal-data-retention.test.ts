@@ -1,18 +1,16 @@
 // Retention of personal data (README, "Personal data"): a store's setting, counted from each order's
 // last activity, applied by the daily job on a clock moved forward; and the job's schedule.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClaimStatus } from '../server/domain/claims.js';
 import { erasePersonalDataPastRetention } from '../server/domain/personal-data-retention.js';
 import { pollShipment } from '../server/domain/shipments.js';
 import { RETENTION_CRON, RETENTION_QUEUE } from '../server/jobs/personal-data-retention.js';
+import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
 
 const DAY = 86_400_000;
-const execFileAsync = promisify(execFile);
 
 let service: TestService;
 let shop: SeededStore;
@@ -26,17 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => service?.close());
 
-async function admin(...args: string[]): Promise<{ code: number; stderr: string }> {
-  try {
-    const { stderr } = await execFileAsync('node_modules/.bin/tsx', ['server/cli/admin.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: service.databaseUrl, LOG_LEVEL: 'silent' },
-    });
-    return { code: 0, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stderr?: string };
-    return { code: failed.code ?? -1, stderr: failed.stderr ?? '' };
-  }
-}
+const admin = (...args: string[]) => runAdmin(service.databaseUrl, ...args);
 
 async function order(store: SeededStore): Promise<string> {
   const body = orderBody();

@@ -173,12 +173,14 @@ export async function setClaimStatus(db: Database, actor: Actor, id: string, sta
       );
     }
     const resolved = !OPEN_CLAIM_STATUSES.includes(status);
-    await tx.claim.update({
-      where: { id },
-      data: { status, updatedOn: now, ...(resolved ? { resolvedOn: now } : {}) },
-    });
+    const claim = toClaimRecord(
+      await tx.claim.update({
+        where: { id },
+        data: { status, updatedOn: now, ...(resolved ? { resolvedOn: now } : {}) },
+        include: claimInclude,
+      }),
+    );
     await tx.claimStatusChange.create({ data: { claimId: id, fromStatus: current, toStatus: status, note: note ?? null, createdAt: now } });
-    const claim = toClaimRecord(await tx.claim.findUniqueOrThrow({ where: { id }, include: claimInclude }));
     const details = { from: current, to: status };
     await recordAudit(tx, actor, { storeId: claim.storeId, action: 'claim.status_changed', subject: { type: 'claim', id }, details, at: now });
     const statusChange = { from_status: current, to_status: status, note: note ?? null, changed_on: now.toISOString() };

@@ -4,10 +4,11 @@
 // event; a committed one is never lost, because the delivery rows commit with it and the workers
 // (server/jobs/event-delivery.ts) find them whenever they run. Test keys and test-mode messages
 // write nothing, so they emit nothing.
-import { ALL_EVENTS, type EventData, type EventType, type MerchantEvent } from '../../contract/merchant-events.js';
+import type { EventData, EventType, MerchantEvent } from '../../contract/merchant-events.js';
 import type { Database, Transaction } from '../db/client.js';
 import { actorColumns, type Actor } from './actor.js';
 import { AppError } from './errors.js';
+import { receivesSql } from './webhook-endpoints.js';
 
 /** An event about to be written: its type and its data, the object as the API returns it. */
 export type NewEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
@@ -34,8 +35,7 @@ export const eventInsertSql = (first: number, options: { data?: string; from?: s
      */
     deliveries: `INSERT INTO webhook_deliveries (event_id, event_seq, endpoint_id, next_attempt_at, created_at, updated_at)
                  SELECT e.id, e.seq, w.id, LEAST(e.created_at, now()), e.created_at, e.created_at
-                   FROM e JOIN webhook_endpoints w
-                     ON w.store_id = e.store_id AND w.enabled AND (e.type = ANY (w.events) OR '${ALL_EVENTS}' = ANY (w.events))`,
+                   FROM e JOIN webhook_endpoints w ON w.store_id = e.store_id AND ${receivesSql('e.type')}`,
   };
 };
 

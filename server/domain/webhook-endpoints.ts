@@ -12,7 +12,7 @@ import {
 } from '../../contract/merchant-events.js';
 import type { FieldError } from '../../contract/errors.js';
 import type { Database } from '../db/client.js';
-import { endpointUrlProblems } from '../outbound/send-event.js';
+import { endpointUrlProblems } from './endpoint-urls.js';
 import type { StoreScope } from './actor.js';
 import { recordAudit } from './audit.js';
 import { AppError } from './errors.js';
@@ -53,6 +53,9 @@ export const endpointNotFound = (id: string) => new AppError('not_found', `No we
 
 /** Whether an endpoint subscribed to `events` receives an event of this type. */
 export const subscribesTo = (events: readonly string[], type: string) => events.includes(type) || events.includes(ALL_EVENTS);
+
+/** The same rule in SQL, for the outbox's fan-out: an enabled endpoint (alias w) subscribed to the event type `typeSql`. */
+export const receivesSql = (typeSql: string) => `w.enabled AND (${typeSql} = ANY (w.events) OR '${ALL_EVENTS}' = ANY (w.events))`;
 
 /** A Standard Webhooks secret: the prefix and 32 random bytes in base64. */
 export function newEndpointSecret(): string {

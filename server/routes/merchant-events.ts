@@ -1,5 +1,5 @@
 import { initServer } from '@ts-rest/express';
-import { eventsContract, webhookEndpointsContract } from '../../contract/index.js';
+import { DEFAULT_PAGE_LIMIT, eventsContract, webhookEndpointsContract } from '../../contract/index.js';
 import type { AppDeps } from '../deps.js';
 import { listDeliveries, resendEvent } from '../domain/event-delivery.js';
 import { getEvent, listEvents } from '../domain/events.js';
@@ -9,9 +9,8 @@ import { toWebhookDeliveryResponse, toWebhookEndpointResponse } from '../wire/me
 
 const s = initServer();
 
-const DEFAULT_PAGE_SIZE = 20;
 const pageOf = (query: { limit?: string | undefined; starting_after?: string | undefined }) => ({
-  limit: query.limit === undefined ? DEFAULT_PAGE_SIZE : Number(query.limit),
+  limit: query.limit === undefined ? DEFAULT_PAGE_LIMIT : Number(query.limit),
   ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }),
 });
 

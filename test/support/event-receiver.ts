@@ -3,12 +3,23 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import type { MerchantEvent } from '../../contract/merchant-events.js';
 
 export interface ReceivedEvent {
   headers: IncomingHttpHeaders;
   rawBody: string;
-  /** The parsed body. */
-  event: { id: string; type: string; created_at: string; mode: string; data: Record<string, unknown> };
+  /** The parsed body: the contract's envelope, its data read field by field by the tests. */
+  event: Omit<MerchantEvent, 'data'> & { data: Record<string, unknown> };
+}
+
+/**
+ * What the standardwebhooks package (not our code) makes of a delivery: the parsed event, or a
+ * throw on a bad signature or a stale timestamp.
+ */
+export function verifiedWith(secret: string, delivery: ReceivedEvent): unknown {
+  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([name, value]) => [name, String(value)]));
+  return new Webhook(secret).verify(delivery.rawBody, headers);
 }
 
 export interface EventReceiver {

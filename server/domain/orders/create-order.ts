@@ -112,26 +112,25 @@ export async function insertOrder(
   const bigint = (value: number | null | undefined) => (value === null || value === undefined ? null : BigInt(value));
   // The id is made here so the event's data can hold it; only the order number comes from the database.
   const id = randomUUID();
-  // Everything the answer holds is what is about to be written.
-  const record = (orderNumber: string) =>
-    toOrderRecord({
-      ...columns,
-      id,
-      orderNumber,
-      status: 'created',
-      subtotalCents: BigInt(columns.subtotalCents),
-      amountCoveredCents: BigInt(columns.amountCoveredCents),
-      orderTotalCents: bigint(columns.orderTotalCents),
-      shippingTotalCents: bigint(columns.shippingTotalCents),
-      discountsTotalCents: bigint(columns.discountsTotalCents),
-      taxesCents: bigint(columns.taxesCents),
-      shippingAddress: columns.shippingAddress,
-      billingAddress: columns.billingAddress ?? null,
-      cancelledOn: null,
-      lineItems: order.lineItems.map((item) => ({ ...item, priceCents: BigInt(item.priceCents) })),
-      ledgerEntries: pricing.premiumCents > 0 ? [{ amountCents: BigInt(pricing.premiumCents), reason: 'booking' }] : [],
-    });
-  const event = eventParameters(columns.storeId, order.actor, newEvent('order.created', toOrderResponse(record(''))), columns.createdOn);
+  // Everything the answer holds is what is about to be written; the number is filled in after.
+  const record = toOrderRecord({
+    ...columns,
+    id,
+    orderNumber: '',
+    status: 'created',
+    subtotalCents: BigInt(columns.subtotalCents),
+    amountCoveredCents: BigInt(columns.amountCoveredCents),
+    orderTotalCents: bigint(columns.orderTotalCents),
+    shippingTotalCents: bigint(columns.shippingTotalCents),
+    discountsTotalCents: bigint(columns.discountsTotalCents),
+    taxesCents: bigint(columns.taxesCents),
+    shippingAddress: columns.shippingAddress,
+    billingAddress: columns.billingAddress ?? null,
+    cancelledOn: null,
+    lineItems: order.lineItems.map((item) => ({ ...item, priceCents: BigInt(item.priceCents) })),
+    ledgerEntries: pricing.premiumCents > 0 ? [{ amountCents: BigInt(pricing.premiumCents), reason: 'booking' }] : [],
+  });
+  const event = eventParameters(columns.storeId, order.actor, newEvent('order.created', toOrderResponse(record)), columns.createdOn);
   const [before, after] = splitAtOrderNumber(event[4]);
   let inserted: Array<{ order_number: string }>;
   try {
@@ -155,7 +154,7 @@ export async function insertOrder(
   }
   const row = inserted[0];
   if (row === undefined) throw new Error('the order insert returned no row');
-  return record(row.order_number);
+  return { ...record, orderNumber: row.order_number };
 }
 
 /**
