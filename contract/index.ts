@@ -3,6 +3,7 @@ import { initContract } from '@ts-rest/core';
 import { addressesContract } from './addresses.js';
 import { billingContract } from './billing.js';
 import { claimsContract } from './claims.js';
+import { customersContract } from './customers.js';
 import { eventsContract, webhookEndpointsContract } from './merchant-events.js';
 import { ordersContract } from './orders.js';
 import { quotesContract } from './quotes.js';
@@ -20,6 +21,7 @@ export const merchantApiContract = c.router(
     orders: ordersContract,
     shipments: shipmentsContract,
     claims: claimsContract,
+    customers: customersContract,
     addresses: addressesContract,
     billing: billingContract,
     webhookEndpoints: webhookEndpointsContract,
@@ -47,6 +49,7 @@ export * from './addresses.js';
 export * from './billing.js';
 export * from './claims.js';
 export * from './common.js';
+export * from './customers.js';
 export * from './errors.js';
 export * from './merchant-events.js';
 export * from './money.js';

@@ -41,11 +41,17 @@ const TAGS = [
   { name: 'orders', description: 'Step 2: register each protected order; this books the premium. Read, update and cancel it.' },
   { name: 'shipments', description: 'Step 3: register each tracking number as the order is fulfilled; read its carrier scans.' },
   { name: 'claims', description: 'File and follow a claim on a protected order; an open claim blocks cancelling.' },
+  { name: 'customers', description: "A shopper's personal data across the store's orders, by email: erase it, or export all of it." },
   { name: 'addresses', description: 'Check that a US address is deliverable before shipping; no side effects.' },
   { name: 'billing', description: 'The store\'s monthly premium statement, read from the premium ledger.' },
   { name: 'webhookEndpoints', description: 'Where the service sends events: signed HTTP POSTs in the Standard Webhooks format, retried for about three days.' },
   { name: 'events', description: 'What changed in the store (orders, premiums, shipments, claims), newest first; resend one to an endpoint.' },
-  { name: 'webhooks', description: 'Messages from a commerce-platform backend: order.placed, fulfillment.created, refund.created.' },
+  {
+    name: 'webhooks',
+    description:
+      'Messages from a commerce-platform backend: order.placed, fulfillment.created, refund.created, and the privacy messages ' +
+      'customer.redact, customer.data_request, store.redact and store.redact_cancelled.',
+  },
   { name: 'tracking', description: 'Callbacks from the tracking provider (EasyPost tracker events).' },
   {
     name: ROUTE_COMPATIBILITY_TAG,

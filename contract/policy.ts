@@ -35,6 +35,11 @@ export interface RoutePolicy {
   body: BodyRule;
   /** Only for API-key routes. */
   testKeys?: TestKeyPolicy;
+  /**
+   * The answer is a shopper's personal data (the data export). It is never kept for an
+   * Idempotency-Key, so the route takes none: it only reads, and repeating it is safe.
+   */
+  answerIsPersonalData?: true;
 }
 
 /** An API-key route of the merchant API. */
@@ -67,8 +72,10 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * Whether a route takes an Idempotency-Key header (README, Idempotency): every POST and PATCH of
- * the merchant API, whose answer a retry could otherwise not tell from a second request.
+ * the merchant API, whose answer a retry could otherwise not tell from a second request, but the
+ * one whose answer is personal data (the data export), which must not be kept.
  */
 export function acceptsIdempotencyKey(route: { method: string; metadata?: unknown }): boolean {
-  return policyOf(route.metadata)?.auth === 'api_key' && (route.method === 'POST' || route.method === 'PATCH');
+  const policy = policyOf(route.metadata);
+  return policy?.auth === 'api_key' && policy.answerIsPersonalData !== true && (route.method === 'POST' || route.method === 'PATCH');
 }

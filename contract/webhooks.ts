@@ -4,6 +4,7 @@ import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { Address, DateTime, string, text } from './common.js';
+import { CustomerDataExport, CustomerEmail, WithheldOrder } from './customers.js';
 import { platformSignedRoute } from './policy.js';
 import { pickErrors } from './errors.js';
 import { Currency, MAX_AMOUNT_CENTS } from './money.js';
@@ -164,12 +165,86 @@ export const RefundCreatedMessage = extendApi(
   },
 );
 
-export const WebhookMessage = z.discriminatedUnion('event', [OrderPlacedMessage, FulfillmentCreatedMessage, RefundCreatedMessage], {
+const privacyRequest = (description: string) => z.object({ id: text(255, description) }).describe('The request.');
+const requestId = "The platform's id for the request: a redelivery with the same id changes nothing.";
+const namedOrders = (description: string) => z.array(text(255, 'An order id of its order.placed message.')).max(1000, 'must have at most 1000 order ids').optional().describe(description);
+
+export const CustomerRedactMessage = extendApi(
+  z.object({
+    merchant,
+    event: z.literal('customer.redact').describe('The message type.'),
+    request: privacyRequest(requestId),
+    customer: z.object({ email: CustomerEmail }).describe('The shopper whose personal data is erased.'),
+    orders_to_redact: namedOrders("The shopper's orders as the platform knows them; erased too, whatever email they hold."),
+  }),
+  {
+    title: 'CustomerRedactMessage',
+    description: "Erases the shopper's personal data from every order of the store (Shopify's customers/redact).",
+    example: { merchant: 'acme-shop', event: 'customer.redact', request: { id: 'gdpr-771' }, customer: { email: 'grace@example.com' }, orders_to_redact: ['wc-5001'] },
+  },
+);
+
+export const CustomerDataRequestMessage = extendApi(
+  z.object({
+    merchant,
+    event: z.literal('customer.data_request').describe('The message type.'),
+    request: privacyRequest(requestId),
+    customer: z.object({ email: CustomerEmail }).describe('The shopper asking for their data.'),
+    orders_requested: namedOrders("The shopper's orders as the platform knows them; answered too."),
+  }),
+  {
+    title: 'CustomerDataRequestMessage',
+    description: "Answers the shopper's personal data in the acknowledgement's data (Shopify's customers/data_request).",
+    example: { merchant: 'acme-shop', event: 'customer.data_request', request: { id: 'gdpr-772' }, customer: { email: 'grace@example.com' } },
+  },
+);
+
+export const StoreRedactMessage = extendApi(
+  z.object({
+    merchant,
+    event: z.literal('store.redact').describe('The message type.'),
+    request: privacyRequest(requestId),
+  }),
+  {
+    title: 'StoreRedactMessage',
+    description: "The store uninstalled: all of its shoppers' personal data is erased 48 hours later unless cancelled (Shopify's shop/redact).",
+    example: { merchant: 'acme-shop', event: 'store.redact', request: { id: 'uninstall-88' } },
+  },
+);
+
+export const StoreRedactCancelledMessage = extendApi(
+  z.object({
+    merchant,
+    event: z.literal('store.redact_cancelled').describe('The message type.'),
+    request: privacyRequest('The id of the store.redact request it cancels.'),
+  }),
+  {
+    title: 'StoreRedactCancelledMessage',
+    description: 'The store was reinstalled before its erasure was due: the erasure is cancelled.',
+    example: { merchant: 'acme-shop', event: 'store.redact_cancelled', request: { id: 'uninstall-88' } },
+  },
+);
+
+export const PLATFORM_MESSAGE_EVENTS = [
+  'order.placed',
+  'fulfillment.created',
+  'refund.created',
+  'customer.redact',
+  'customer.data_request',
+  'store.redact',
+  'store.redact_cancelled',
+] as const;
+
+export const WebhookMessage = z.discriminatedUnion(
+  'event',
+  [OrderPlacedMessage, FulfillmentCreatedMessage, RefundCreatedMessage, CustomerRedactMessage, CustomerDataRequestMessage, StoreRedactMessage, StoreRedactCancelledMessage],
+  {
   errorMap: (issue, ctx) =>
     issue.code === 'invalid_union_discriminator'
-      ? { message: 'must be one of order.placed, fulfillment.created, refund.created' }
+      ? { message: `must be one of ${PLATFORM_MESSAGE_EVENTS.join(', ')}` }
       : { message: ctx.defaultError },
-});
+  },
+);
 export type WebhookMessage = z.infer<typeof WebhookMessage>;
 
 export const WebhookAcknowledgement = extendApi(
@@ -182,6 +257,14 @@ export const WebhookAcknowledgement = extendApi(
     reversed_cents: z.number().int().optional().describe('refund.created: premium reversed by this refund.'),
     shipments_registered: z.number().int().optional().describe('fulfillment.created: tracking numbers newly registered.'),
     duplicate: z.boolean().describe('true for a redelivered message: nothing was changed.'),
+    request_id: z.string().optional().describe('Privacy messages: the privacy request recorded for it.'),
+    redacted_orders: z.array(z.string()).optional().describe('customer.redact: source_order_id of every order erased.'),
+    withheld_orders: z.array(WithheldOrder).optional().describe('customer.redact: orders erased once their open claims are resolved.'),
+    // customer.data_request: the shopper's personal data, to hand to the store (undescribed: the
+    // titled schema is shared with the API's answer and must stay one component).
+    data: CustomerDataExport.optional(),
+    redaction_status: z.enum(['pending', 'completed', 'cancelled']).optional().describe('store.redact and store.redact_cancelled: where the erasure stands.'),
+    redaction_due_at: DateTime.optional().describe('store.redact and store.redact_cancelled: when the erasure runs (ran, or would have run).'),
   }),
   {
     title: 'WebhookAcknowledgement',
@@ -199,7 +282,8 @@ export const webhooksContract = c.router({
     metadata: platformSignedRoute,
     summary: 'Receive a platform message',
     description:
-      'order.placed, fulfillment.created and refund.created from a commerce-platform backend, for the store named by ' +
+      'order.placed, fulfillment.created, refund.created and the privacy messages (customer.redact, ' +
+      'customer.data_request, store.redact, store.redact_cancelled) from a commerce-platform backend, for the store named by ' +
       '`merchant`, which must have the platform connected (404 otherwise). No API key: every message is signed with ' +
       'the platform\'s shared secret in `X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, ' +
       'within 300 s of the server clock (401 otherwise). Amounts are integer cents, checked on the raw text: 120.00 ' +
@@ -209,6 +293,10 @@ export const webhooksContract = c.router({
       '409 and reverses nothing. A credit is dated to refund.created_at, but never before the order\'s latest booking ' +
       'or re-pricing nor after receipt. A full refund of the protection line cancels the order even while a claim is ' +
       'open; the claim stays open. Test-mode orders (mode test, or test true) are validated ' +
-      'and acknowledged with mode test, book nothing, and are never visible to live keys or in billing.',
+      'and acknowledged with mode test, book nothing, and are never visible to live keys or in billing. Privacy messages ' +
+      'carry request.id: a redelivery answers duplicate true and changes nothing. customer.redact erases every order of ' +
+      'the email (and orders_to_redact) as the API does; customer.data_request answers the personal data in `data`; ' +
+      'store.redact schedules the erasure of all of the store\'s personal data 48 hours later, and ' +
+      'store.redact_cancelled with the same request id cancels it (409 once carried out, 404 when none is pending).',
   },
 });

@@ -24,7 +24,7 @@ const openApiPath = fileURLToPath(new URL('../openapi.json', import.meta.url));
 const sdkManifestPath = fileURLToPath(new URL('../sdk/package.json', import.meta.url));
 
 /** The contract's groups the SDK calls; Route's compatibility routes and the tracking callbacks are not for merchants' code. */
-const SDK_GROUPS = ['quotes', 'orders', 'shipments', 'claims', 'addresses', 'billing', 'webhookEndpoints', 'events', 'webhooks'] as const;
+const SDK_GROUPS = ['quotes', 'orders', 'shipments', 'claims', 'customers', 'addresses', 'billing', 'webhookEndpoints', 'events', 'webhooks'] as const;
 
 /** Component names that read better in code: the response objects are named after the resource. */
 const RENAMES: Record<string, string> = {
@@ -38,7 +38,7 @@ const RENAMES: Record<string, string> = {
 
 /** Types of an operation that are not components: a union body and query strings. */
 const OPERATION_TYPES: Record<string, { body?: string; query?: string; description?: string }> = {
-  'webhooks.receive': { body: 'PlatformMessage', description: 'Any of the three platform messages, told apart by `event`.' },
+  'webhooks.receive': { body: 'PlatformMessage', description: 'Any of the platform messages, told apart by `event`.' },
   'claims.list': { query: 'ClaimListQuery' },
   'billing.statements': { query: 'BillingStatementQuery' },
   'webhookEndpoints.deliveries': { query: 'DeliveryListQuery' },

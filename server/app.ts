@@ -17,6 +17,7 @@ import { authenticateSignature } from './http/signatures.js';
 import { ordersRouter } from './routes/orders.js';
 import { quotesRouter } from './routes/quotes.js';
 import { claimsRouter } from './routes/claims.js';
+import { customersRouter } from './routes/customers.js';
 import { shipmentsRouter } from './routes/shipments.js';
 import { trackingRouter } from './routes/tracking.js';
 import { addressesRouter } from './routes/addresses.js';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps): express.Express {
       orders: ordersRouter(deps),
       shipments: shipmentsRouter(deps),
       claims: claimsRouter(deps),
+      customers: customersRouter(deps),
       addresses: addressesRouter(deps),
       billing: billingRouter(deps),
       webhookEndpoints: webhookEndpointsRouter(deps),

@@ -16,6 +16,7 @@ import type { TrackingProvider } from './domain/tracking.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createRateLimiting, type RateLimiting, type RateLimitSettings } from './http/rate-limit.js';
 import { startPersonalDataRetention } from './jobs/personal-data-retention.js';
+import { startPrivacyRequests } from './jobs/privacy-requests.js';
 import { startRetentionSweep } from './jobs/retention-sweep.js';
 import { startEventDelivery } from './jobs/event-delivery.js';
 import { startJobQueue } from './jobs/queue.js';
@@ -114,7 +115,10 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
   const sweep = options.tracking.workers ? startRetentionSweep({ db, clock: options.clock, logger: options.logger }) : undefined;
   const apiKeys = await startApiKeyCache(options.databaseUrl, { onDisconnect: options.onKeyNotificationsLost });
   const metrics = createMetrics(db, { processMetrics: options.metrics.processMetrics });
-  if (options.tracking.workers) await startPersonalDataRetention({ boss, db, clock: options.clock, logger: options.logger, metrics });
+  if (options.tracking.workers) {
+    await startPersonalDataRetention({ boss, db, clock: options.clock, logger: options.logger, metrics });
+    await startPrivacyRequests({ boss, db, clock: options.clock, logger: options.logger, metrics });
+  }
   const events = await startEventDelivery({
     boss,
     db,

@@ -52,6 +52,8 @@ describe('openapi.json', () => {
         'POST /v2/quotes',
         'POST /v2/orders',
         'POST /v2/orders/{source_order_id}/redact',
+        'POST /v2/customers/redact',
+        'POST /v2/customers/data_request',
         'POST /v1/webhook_endpoints',
         'GET /v1/webhook_endpoints',
         'GET /v1/webhook_endpoints/{id}',
@@ -144,7 +146,8 @@ describe('openapi.json', () => {
         const names = Object.keys(response.headers ?? {});
         expect(names, where).toEqual(expect.arrayContaining(['X-Service-Mode', 'X-Legacy-Mode', 'X-Request-Id']));
         const keyRoute = operation.security?.some((scheme) => 'tokenHeader' in scheme) ?? false;
-        const takesIdempotencyKey = keyRoute && (method === 'post' || method === 'patch');
+        // Every POST and PATCH of a key, but the data export, whose answer is personal data and never kept.
+        const takesIdempotencyKey = keyRoute && (method === 'post' || method === 'patch') && path !== '/v2/customers/data_request';
         expect(names.includes('Retry-After'), where).toBe(status === '429' || status === '500' || (takesIdempotencyKey && status === '409'));
         expect(names.includes('Idempotent-Replayed'), where).toBe(takesIdempotencyKey && status.startsWith('2'));
         const idempotencyKey = (operation.parameters ?? []).find((parameter) => parameter.name === 'Idempotency-Key' && parameter.in === 'header');
@@ -197,7 +200,8 @@ describe('openapi.json', () => {
 
   it('names each platform message and its acknowledgement as a component with an example, and maps the discriminator', () => {
     const schemas = (document.components as unknown as { schemas: Record<string, { example?: unknown }> }).schemas;
-    for (const name of ['OrderPlacedMessage', 'FulfillmentCreatedMessage', 'RefundCreatedMessage', 'WebhookAcknowledgement']) {
+    const messages = ['OrderPlacedMessage', 'FulfillmentCreatedMessage', 'RefundCreatedMessage', 'CustomerRedactMessage', 'CustomerDataRequestMessage', 'StoreRedactMessage', 'StoreRedactCancelledMessage'];
+    for (const name of [...messages, 'WebhookAcknowledgement', 'CustomerDataExport']) {
       expect(schemas[name]?.example, name).toBeDefined();
     }
     const body = (document.paths['/api/webhooks/{platform_slug}']?.post as unknown as {
@@ -207,6 +211,10 @@ describe('openapi.json', () => {
       'order.placed': '#/components/schemas/OrderPlacedMessage',
       'fulfillment.created': '#/components/schemas/FulfillmentCreatedMessage',
       'refund.created': '#/components/schemas/RefundCreatedMessage',
+      'customer.redact': '#/components/schemas/CustomerRedactMessage',
+      'customer.data_request': '#/components/schemas/CustomerDataRequestMessage',
+      'store.redact': '#/components/schemas/StoreRedactMessage',
+      'store.redact_cancelled': '#/components/schemas/StoreRedactCancelledMessage',
     });
   });
 

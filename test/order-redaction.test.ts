@@ -10,6 +10,7 @@ import { signWebhook } from '../contract/webhook-signature.js';
 import { setClaimStatus } from '../server/domain/claims.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { call, orderBody } from './support/http.js';
+import { tablesHolding } from './support/pii-scan.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
 
 const PLATFORM = 'erasureplat';
@@ -57,18 +58,7 @@ function shopper(tag: string) {
   };
 }
 
-/** Every row of every table, as text, that contains the value. */
-async function rowsHolding(value: string): Promise<string[]> {
-  const tables = await service.db.$queryRawUnsafe<Array<{ table_name: string }>>(
-    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
-  );
-  const found: string[] = [];
-  for (const { table_name } of tables) {
-    const rows = await service.db.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM "${table_name}" t WHERE t::text ILIKE '%' || $1 || '%'`, value);
-    if (Number(rows[0]?.n ?? 0) > 0) found.push(table_name);
-  }
-  return found;
-}
+const rowsHolding = (value: string) => tablesHolding(service.db, value);
 
 async function protectedOrderOf(person: ReturnType<typeof shopper>) {
   const quote = await api('POST', '/v2/quotes', { cart: { covered: { amount: '125.00' }, cart_items: [{ title: person.cartText }] } });

@@ -68,6 +68,8 @@ function expectedUdt(field: DmmfField): string {
         return native === 'Timestamptz' ? 'timestamptz' : 'timestamp';
       case 'Json':
         return native === 'Json' ? 'json' : 'jsonb';
+      case 'Bytes':
+        return 'bytea';
       default:
         throw new Error(`No mapping for Prisma type ${field.type}`);
     }

@@ -60,6 +60,7 @@ describe('generated SDK files', () => {
     expectTypeOf<sdk.ShipmentRequest>().toEqualTypeOf<z.input<typeof wire.ShipmentRequest>>();
     expectTypeOf<sdk.ShipmentUpdateRequest>().toEqualTypeOf<z.input<typeof wire.ShipmentUpdateRequest>>();
     expectTypeOf<sdk.ClaimRequest>().toEqualTypeOf<z.input<typeof wire.ClaimRequest>>();
+    expectTypeOf<sdk.CustomerRequest>().toEqualTypeOf<z.input<typeof wire.CustomerRequest>>();
     expectTypeOf<sdk.AddressVerificationRequest>().toEqualTypeOf<z.input<typeof wire.AddressVerificationRequest>>();
     expectTypeOf<sdk.PlatformMessage>().toEqualTypeOf<z.input<typeof wire.WebhookMessage>>();
     expectTypeOf<sdk.ClaimListQuery>().toEqualTypeOf<z.input<Query<Contract['claims']['list']>>>();
@@ -76,6 +77,8 @@ describe('generated SDK files', () => {
     expectTypeOf<sdk.Shipment>().toEqualTypeOf<z.output<typeof wire.ShipmentResponse>>();
     expectTypeOf<sdk.Claim>().toEqualTypeOf<z.output<typeof wire.ClaimResponse>>();
     expectTypeOf<sdk.ClaimList>().toEqualTypeOf<z.output<typeof wire.ClaimList>>();
+    expectTypeOf<sdk.CustomerRedaction>().toEqualTypeOf<z.output<typeof wire.CustomerRedaction>>();
+    expectTypeOf<sdk.CustomerDataExport>().toEqualTypeOf<z.output<typeof wire.CustomerDataExport>>();
     expectTypeOf<sdk.AddressVerification>().toEqualTypeOf<z.output<typeof wire.AddressVerificationResponse>>();
     expectTypeOf<sdk.BillingStatement>().toEqualTypeOf<z.output<typeof wire.BillingStatement>>();
     expectTypeOf<sdk.WebhookAcknowledgement>().toEqualTypeOf<z.output<typeof wire.WebhookAcknowledgement>>();
@@ -160,6 +163,8 @@ describe('generated SDK files', () => {
       client.claims.create(any),
       client.claims.retrieve('c'),
       client.claims.list(any),
+      client.customers.redact(any),
+      client.customers.dataRequest(any),
       client.addresses.verify(any),
       client.billing.statement(any),
       client.webhookEndpoints.create(any),

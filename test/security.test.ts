@@ -146,6 +146,8 @@ const notAddressing: Record<string, string> = {
   'GET /v1/events': "the key's own store's events, nothing else (its cursor is looked up in the key's store)",
   'POST /v2/orders': "creates; its only reference, quote_id, is checked below (another store's quote never prices it)",
   'POST /v2/addresses/verify': 'no side effects and no stored object',
+  'POST /v2/customers/redact': "names a shopper by email; only the key's own store's orders match (test/customer-privacy.test.ts)",
+  'POST /v2/customers/data_request': "names a shopper by email; only the key's own store's orders match (test/customer-privacy.test.ts)",
   'POST /v1/tracking/easypost/webhook': 'no API key: EasyPost-signed, matched by the provider reference EasyPost holds',
   'GET /v1/billing/statements': 'names no object; checked below: a store only ever sees its own figures',
   'POST /v1/orders': 'creates, as POST /v2/orders',

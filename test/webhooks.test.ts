@@ -139,7 +139,7 @@ describe('trust', () => {
     ]);
     const unknownEvent = await push({ merchant: shop.store.slug, event: 'order.deleted' });
     expect(unknownEvent.status).toBe(400);
-    expect(unknownEvent.body.errors).toEqual([{ field: 'event', message: 'must be one of order.placed, fulfillment.created, refund.created' }]);
+    expect(unknownEvent.body.errors).toEqual([{ field: 'event', message: 'must be one of order.placed, fulfillment.created, refund.created, customer.redact, customer.data_request, store.redact, store.redact_cancelled' }]);
   });
 });
 

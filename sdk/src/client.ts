@@ -23,6 +23,9 @@ import type {
   ClaimList,
   ClaimListQuery,
   ClaimRequest,
+  CustomerDataExport,
+  CustomerRedaction,
+  CustomerRequest,
   DeletedWebhookEndpoint,
   DeliveryListQuery,
   EventList,
@@ -66,6 +69,8 @@ export class Client {
   readonly shipments: Shipments;
   readonly addresses: Addresses;
   readonly claims: Claims;
+  /** A shopper's personal data across the store's orders, by email. Live keys only. */
+  readonly customers: Customers;
   readonly billing: Billing;
   /** The store's webhook endpoints, where events are POSTed. Live keys only. */
   readonly webhookEndpoints: WebhookEndpoints;
@@ -86,6 +91,7 @@ export class Client {
     this.shipments = new Shipments(transport);
     this.addresses = new Addresses(transport);
     this.claims = new Claims(transport);
+    this.customers = new Customers(transport);
     this.billing = new Billing(transport);
     this.webhookEndpoints = new WebhookEndpoints(transport);
     this.events = new Events(transport);
@@ -206,6 +212,26 @@ export class Claims extends Resource {
   /** Every claim of an order, oldest first (GET /v1/claims?source_order_id=...). */
   async list(query: ClaimListQuery, options?: RequestOptions): Promise<WithLastResponse<ClaimList>> {
     return this.transport.request({ route: routes.claims.list, query: { ...query } }, options);
+  }
+}
+
+export class Customers extends Resource {
+  /**
+   * Erases the shopper's personal data from every order of the store with that email (POST
+   * /v2/customers/redact), as orders.redact does for one. Orders with an open claim come back in
+   * withheld_orders and are erased once their claims are resolved, without asking again.
+   */
+  async redact(body: CustomerRequest, options?: RequestOptions): Promise<WithLastResponse<CustomerRedaction>> {
+    return this.transport.request({ route: routes.customers.redact, body }, options);
+  }
+
+  /**
+   * Every piece of personal data the store holds for the email (POST /v2/customers/data_request),
+   * to answer a shopper's access request. It only reads, so it takes no Idempotency-Key: the answer
+   * is personal data and is never kept.
+   */
+  async dataRequest(body: CustomerRequest, options?: RequestOptions): Promise<WithLastResponse<CustomerDataExport>> {
+    return this.transport.request({ route: routes.customers.dataRequest, body }, options);
   }
 }
 

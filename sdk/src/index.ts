@@ -18,6 +18,7 @@ export {
   Shipments,
   Addresses,
   Claims,
+  Customers,
   Billing,
   WebhookEndpoints,
   Events,

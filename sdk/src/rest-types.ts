@@ -222,6 +222,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/customers/redact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a shopper's personal data
+         * @description Erases the personal data of every order of the store whose email matches (GDPR art. 17, CCPA), each as `POST /v2/orders/{source_order_id}/redact` does. The match is on the normalised email (spaces trimmed, NFKC, lower case) through a keyed hash, never a scan. An order with an open claim is withheld (GDPR art. 17(3)(e)) and erased automatically once its claims are resolved. An email with no order answers empty lists. Test keys answer 404.
+         */
+        post: operations["customers.redact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/customers/data_request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export a shopper's personal data
+         * @description Answers every piece of personal data the store holds for the email, as JSON (GDPR art. 15, CCPA access), matched like the erasure. The answer is never stored, so this route takes no Idempotency-Key; it only reads. Test keys answer 404.
+         */
+        post: operations["customers.dataRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/addresses/verify": {
         parameters: {
             query?: never;
@@ -549,7 +589,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a platform message
-         * @description order.placed, fulfillment.created and refund.created from a commerce-platform backend, for the store named by `merchant`, which must have the platform connected (404 otherwise). No API key: every message is signed with the platform's shared secret in `X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, within 300 s of the server clock (401 otherwise). Amounts are integer cents, checked on the raw text: 120.00 is 400. A redelivered message (same order id, fulfillment id or refund id) answers 200 with duplicate true and changes nothing. A fulfilment or refund for an order not received yet answers 500 order_not_yet_ingested: retry later. A refund without refund.id is 400; a refund id already used for another order of the store is 409 and reverses nothing. A credit is dated to refund.created_at, but never before the order's latest booking or re-pricing nor after receipt. A full refund of the protection line cancels the order even while a claim is open; the claim stays open. Test-mode orders (mode test, or test true) are validated and acknowledged with mode test, book nothing, and are never visible to live keys or in billing.
+         * @description order.placed, fulfillment.created, refund.created and the privacy messages (customer.redact, customer.data_request, store.redact, store.redact_cancelled) from a commerce-platform backend, for the store named by `merchant`, which must have the platform connected (404 otherwise). No API key: every message is signed with the platform's shared secret in `X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, within 300 s of the server clock (401 otherwise). Amounts are integer cents, checked on the raw text: 120.00 is 400. A redelivered message (same order id, fulfillment id or refund id) answers 200 with duplicate true and changes nothing. A fulfilment or refund for an order not received yet answers 500 order_not_yet_ingested: retry later. A refund without refund.id is 400; a refund id already used for another order of the store is 409 and reverses nothing. A credit is dated to refund.created_at, but never before the order's latest booking or re-pricing nor after receipt. A full refund of the protection line cancels the order even while a claim is open; the claim stays open. Test-mode orders (mode test, or test true) are validated and acknowledged with mode test, book nothing, and are never visible to live keys or in billing. Privacy messages carry request.id: a redelivery answers duplicate true and changes nothing. customer.redact erases every order of the email (and orders_to_redact) as the API does; customer.data_request answers the personal data in `data`; store.redact schedules the erasure of all of the store's personal data 48 hours later, and store.redact_cancelled with the same request id cancels it (409 once carried out, 404 when none is pending).
          */
         post: operations["webhooks.receive"];
         delete?: never;
@@ -1334,6 +1374,166 @@ export interface components {
         ClaimList: {
             /** @description Every claim of the order, oldest first. */
             data: components["schemas"]["ClaimResponse"][];
+        };
+        /**
+         * CustomerRequest
+         * @example {
+         *       "email": "ada@example.com"
+         *     }
+         */
+        CustomerRequest: {
+            /** @description The shopper's email as any of their orders gave it. Matched after trimming spaces, NFKC and lower case. */
+            email: string;
+        };
+        /**
+         * CustomerRedaction
+         * @example {
+         *       "object": "customer_redaction",
+         *       "id": "4f0c2a54-92a4-4a53-9c55-0f1e6b2a7d10",
+         *       "redacted_orders": [
+         *         "wc-5001",
+         *         "wc-5002"
+         *       ],
+         *       "withheld_orders": []
+         *     }
+         */
+        CustomerRedaction: {
+            /** @enum {string} */
+            object: "customer_redaction";
+            /** @description The privacy request recorded for it. */
+            id: string;
+            /** @description source_order_id of every order erased by this request. */
+            redacted_orders: string[];
+            /** @description Orders not erased yet: each is erased as soon as its claims are resolved, without asking again. */
+            withheld_orders: {
+                /** @description The order kept as it was. */
+                source_order_id: string;
+                /**
+                 * @description A claim on the order is open and needs the contact (GDPR art. 17(3)(e)).
+                 * @enum {string}
+                 */
+                reason: "open_claim";
+            }[];
+        };
+        /**
+         * CustomerDataExport
+         * @description Every piece of personal data the service holds for the email in this store. Stored events (kept 30 days) hold copies of these same orders and claims, and are erased with them.
+         * @example {
+         *       "object": "customer_data",
+         *       "id": "9a3e1f0c-2b4d-4e6f-8a1c-3d5e7f9b1a2c",
+         *       "generated_at": "2026-11-23T12:00:00.000Z",
+         *       "orders": [
+         *         {
+         *           "source_order_id": "wc-5001",
+         *           "source_order_number": "#5001",
+         *           "order_number": "OP-1042",
+         *           "created_on": "2026-11-20T10:00:00.000Z",
+         *           "customer": {
+         *             "first_name": "Ada",
+         *             "last_name": "Lovelace",
+         *             "email": "ada@example.com",
+         *             "phone": null
+         *           },
+         *           "shipping_address": {
+         *             "street_address1": "12 St James Sq",
+         *             "city": "London",
+         *             "zip": "SW1Y 4JH",
+         *             "country_code": "GB"
+         *           },
+         *           "billing_address": null,
+         *           "line_items": [
+         *             {
+         *               "source_id": "l1",
+         *               "name": "Desk organiser",
+         *               "quantity": 2,
+         *               "image_url": null
+         *             }
+         *           ],
+         *           "claims": [],
+         *           "refund_notes": [],
+         *           "quote_cart_items": null
+         *         }
+         *       ]
+         *     }
+         */
+        CustomerDataExport: {
+            /** @enum {string} */
+            object: "customer_data";
+            /** @description The privacy request recorded for it. */
+            id: string;
+            /** Format: date-time */
+            generated_at: string;
+            /** @description Every order of the store holding personal data for the email, oldest first. */
+            orders: {
+                source_order_id: string;
+                source_order_number: string;
+                /** @description The service's number for the order. */
+                order_number: string;
+                /** Format: date-time */
+                created_on: string;
+                customer: {
+                    /** @description First name. */
+                    first_name: string | null;
+                    /** @description Last name. */
+                    last_name: string | null;
+                    /** @description Email. */
+                    email: string | null;
+                    /** @description Phone. */
+                    phone: string | null;
+                };
+                shipping_address: {
+                    street_address1?: string;
+                    street_address2?: string | null;
+                    city?: string;
+                    province?: string;
+                    zip?: string;
+                    country_code?: string;
+                } | null;
+                billing_address: {
+                    street_address1?: string;
+                    street_address2?: string | null;
+                    city?: string;
+                    province?: string;
+                    zip?: string;
+                    country_code?: string;
+                } | null;
+                /** @description What the shopper bought. */
+                line_items: {
+                    source_id: string;
+                    name: string;
+                    quantity: number;
+                    /** @description Image URL, which can show what the shopper bought. */
+                    image_url: string | null;
+                }[];
+                claims: {
+                    id: string;
+                    /** @enum {string} */
+                    reason: "lost" | "damaged" | "stolen" | "missing_items" | "wrong_address" | "other";
+                    /** @enum {string} */
+                    status: "open" | "in_review" | "approved" | "denied" | "paid" | "closed";
+                    /** Format: date-time */
+                    created_on: string;
+                    /** @description The shopper's account of what happened. */
+                    description: string | null;
+                    /** @description The notes written on its status changes. */
+                    notes: {
+                        /** @enum {string} */
+                        status: "open" | "in_review" | "approved" | "denied" | "paid" | "closed";
+                        note: string;
+                        /** Format: date-time */
+                        created_at: string;
+                    }[];
+                }[];
+                /** @description Free-text notes of its refunds. */
+                refund_notes: {
+                    refund_id: string;
+                    note: string;
+                }[];
+                /** @description The cart lines its quote was sent, as sent. */
+                quote_cart_items: {
+                    [key: string]: unknown;
+                }[] | null;
+            }[];
         };
         /** AddressToVerify */
         AddressToVerify: {
@@ -2441,6 +2641,31 @@ export interface components {
             shipments_registered?: number;
             /** @description true for a redelivered message: nothing was changed. */
             duplicate: boolean;
+            /** @description Privacy messages: the privacy request recorded for it. */
+            request_id?: string;
+            /** @description customer.redact: source_order_id of every order erased. */
+            redacted_orders?: string[];
+            /** @description customer.redact: orders erased once their open claims are resolved. */
+            withheld_orders?: {
+                /** @description The order kept as it was. */
+                source_order_id: string;
+                /**
+                 * @description A claim on the order is open and needs the contact (GDPR art. 17(3)(e)).
+                 * @enum {string}
+                 */
+                reason: "open_claim";
+            }[];
+            data?: components["schemas"]["CustomerDataExport"];
+            /**
+             * @description store.redact and store.redact_cancelled: where the erasure stands.
+             * @enum {string}
+             */
+            redaction_status?: "pending" | "completed" | "cancelled";
+            /**
+             * Format: date-time
+             * @description store.redact and store.redact_cancelled: when the erasure runs (ran, or would have run).
+             */
+            redaction_due_at?: string;
         };
         /**
          * WooCommerceOrder
@@ -2809,6 +3034,129 @@ export interface components {
                     /** @description Absent reads as zero. */
                     refunded_cents?: number;
                 }[];
+            };
+        };
+        /**
+         * CustomerRedactMessage
+         * @description Erases the shopper's personal data from every order of the store (Shopify's customers/redact).
+         * @example {
+         *       "merchant": "acme-shop",
+         *       "event": "customer.redact",
+         *       "request": {
+         *         "id": "gdpr-771"
+         *       },
+         *       "customer": {
+         *         "email": "grace@example.com"
+         *       },
+         *       "orders_to_redact": [
+         *         "wc-5001"
+         *       ]
+         *     }
+         */
+        CustomerRedactMessage: {
+            /** @description Slug of the store the message is for. */
+            merchant: string;
+            /**
+             * @description The message type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "customer.redact";
+            /** @description The request. */
+            request: {
+                /** @description The platform's id for the request: a redelivery with the same id changes nothing. */
+                id: string;
+            };
+            /** @description The shopper whose personal data is erased. */
+            customer: {
+                /** @description The shopper's email as any of their orders gave it. Matched after trimming spaces, NFKC and lower case. */
+                email: string;
+            };
+            /** @description The shopper's orders as the platform knows them; erased too, whatever email they hold. */
+            orders_to_redact?: string[];
+        };
+        /**
+         * CustomerDataRequestMessage
+         * @description Answers the shopper's personal data in the acknowledgement's data (Shopify's customers/data_request).
+         * @example {
+         *       "merchant": "acme-shop",
+         *       "event": "customer.data_request",
+         *       "request": {
+         *         "id": "gdpr-772"
+         *       },
+         *       "customer": {
+         *         "email": "grace@example.com"
+         *       }
+         *     }
+         */
+        CustomerDataRequestMessage: {
+            /** @description Slug of the store the message is for. */
+            merchant: string;
+            /**
+             * @description The message type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "customer.data_request";
+            /** @description The request. */
+            request: {
+                /** @description The platform's id for the request: a redelivery with the same id changes nothing. */
+                id: string;
+            };
+            /** @description The shopper asking for their data. */
+            customer: {
+                /** @description The shopper's email as any of their orders gave it. Matched after trimming spaces, NFKC and lower case. */
+                email: string;
+            };
+            /** @description The shopper's orders as the platform knows them; answered too. */
+            orders_requested?: string[];
+        };
+        /**
+         * StoreRedactMessage
+         * @description The store uninstalled: all of its shoppers' personal data is erased 48 hours later unless cancelled (Shopify's shop/redact).
+         * @example {
+         *       "merchant": "acme-shop",
+         *       "event": "store.redact",
+         *       "request": {
+         *         "id": "uninstall-88"
+         *       }
+         *     }
+         */
+        StoreRedactMessage: {
+            /** @description Slug of the store the message is for. */
+            merchant: string;
+            /**
+             * @description The message type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "store.redact";
+            /** @description The request. */
+            request: {
+                /** @description The platform's id for the request: a redelivery with the same id changes nothing. */
+                id: string;
+            };
+        };
+        /**
+         * StoreRedactCancelledMessage
+         * @description The store was reinstalled before its erasure was due: the erasure is cancelled.
+         * @example {
+         *       "merchant": "acme-shop",
+         *       "event": "store.redact_cancelled",
+         *       "request": {
+         *         "id": "uninstall-88"
+         *       }
+         *     }
+         */
+        StoreRedactCancelledMessage: {
+            /** @description Slug of the store the message is for. */
+            merchant: string;
+            /**
+             * @description The message type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "store.redact_cancelled";
+            /** @description The request. */
+            request: {
+                /** @description The id of the store.redact request it cancels. */
+                id: string;
             };
         };
     };
@@ -5044,6 +5392,263 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customers.redact": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerRedaction"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
+            409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customers.dataRequest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerDataExport"];
                 };
             };
             /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
@@ -7650,7 +8255,7 @@ export interface operations {
         /** @description Body */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OrderPlacedMessage"] | components["schemas"]["FulfillmentCreatedMessage"] | components["schemas"]["RefundCreatedMessage"];
+                "application/json": components["schemas"]["OrderPlacedMessage"] | components["schemas"]["FulfillmentCreatedMessage"] | components["schemas"]["RefundCreatedMessage"] | components["schemas"]["CustomerRedactMessage"] | components["schemas"]["CustomerDataRequestMessage"] | components["schemas"]["StoreRedactMessage"] | components["schemas"]["StoreRedactCancelledMessage"];
             };
         };
         responses: {

@@ -55,6 +55,10 @@ export const routes = {
     get: { method: 'GET', path: '/v1/claims/{id}', pathParams: ['id'], query: [], body: false, idempotencyKey: false },
     list: { method: 'GET', path: '/v1/claims', pathParams: [], query: ['source_order_id'], body: false, idempotencyKey: false },
   },
+  customers: {
+    redact: { method: 'POST', path: '/v2/customers/redact', pathParams: [], query: [], body: true, idempotencyKey: true },
+    dataRequest: { method: 'POST', path: '/v2/customers/data_request', pathParams: [], query: [], body: true, idempotencyKey: false },
+  },
   addresses: {
     verify: { method: 'POST', path: '/v2/addresses/verify', pathParams: [], query: [], body: true, idempotencyKey: true },
   },

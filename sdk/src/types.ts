@@ -483,6 +483,105 @@ export interface ClaimList {
   data: Claim[];
 }
 
+export interface CustomerRequest {
+  /**
+   * The shopper's email as any of their orders gave it. Matched after trimming spaces, NFKC and
+   * lower case.
+   */
+  email: string;
+}
+
+export interface CustomerRedaction {
+  object: 'customer_redaction';
+  /** The privacy request recorded for it. */
+  id: string;
+  /** source_order_id of every order erased by this request. */
+  redacted_orders: string[];
+  /**
+   * Orders not erased yet: each is erased as soon as its claims are resolved, without asking again.
+   */
+  withheld_orders: Array<{
+    /** The order kept as it was. */
+    source_order_id: string;
+    /** A claim on the order is open and needs the contact (GDPR art. 17(3)(e)). */
+    reason: 'open_claim';
+  }>;
+}
+
+/**
+ * Every piece of personal data the service holds for the email in this store. Stored events (kept
+ * 30 days) hold copies of these same orders and claims, and are erased with them.
+ */
+export interface CustomerDataExport {
+  object: 'customer_data';
+  /** The privacy request recorded for it. */
+  id: string;
+  generated_at: string;
+  /** Every order of the store holding personal data for the email, oldest first. */
+  orders: Array<{
+    source_order_id: string;
+    source_order_number: string;
+    /** The service's number for the order. */
+    order_number: string;
+    created_on: string;
+    customer: {
+      /** First name. */
+      first_name: string | null;
+      /** Last name. */
+      last_name: string | null;
+      /** Email. */
+      email: string | null;
+      /** Phone. */
+      phone: string | null;
+    };
+    shipping_address: {
+      street_address1?: string;
+      street_address2?: string | null;
+      city?: string;
+      province?: string;
+      zip?: string;
+      country_code?: string;
+    } | null;
+    billing_address: {
+      street_address1?: string;
+      street_address2?: string | null;
+      city?: string;
+      province?: string;
+      zip?: string;
+      country_code?: string;
+    } | null;
+    /** What the shopper bought. */
+    line_items: Array<{
+      source_id: string;
+      name: string;
+      quantity: number;
+      /** Image URL, which can show what the shopper bought. */
+      image_url: string | null;
+    }>;
+    claims: Array<{
+      id: string;
+      reason: 'lost' | 'damaged' | 'stolen' | 'missing_items' | 'wrong_address' | 'other';
+      status: 'open' | 'in_review' | 'approved' | 'denied' | 'paid' | 'closed';
+      created_on: string;
+      /** The shopper's account of what happened. */
+      description: string | null;
+      /** The notes written on its status changes. */
+      notes: Array<{
+        status: 'open' | 'in_review' | 'approved' | 'denied' | 'paid' | 'closed';
+        note: string;
+        created_at: string;
+      }>;
+    }>;
+    /** Free-text notes of its refunds. */
+    refund_notes: Array<{
+      refund_id: string;
+      note: string;
+    }>;
+    /** The cart lines its quote was sent, as sent. */
+    quote_cart_items: Array<Record<string, unknown>> | null;
+  }>;
+}
+
 /**
  * An address under `address` (or `shipping_details`): street_address1, and a zip or both city and
  * province.
@@ -973,6 +1072,22 @@ export interface WebhookAcknowledgement {
   shipments_registered?: number;
   /** true for a redelivered message: nothing was changed. */
   duplicate: boolean;
+  /** Privacy messages: the privacy request recorded for it. */
+  request_id?: string;
+  /** customer.redact: source_order_id of every order erased. */
+  redacted_orders?: string[];
+  /** customer.redact: orders erased once their open claims are resolved. */
+  withheld_orders?: Array<{
+    /** The order kept as it was. */
+    source_order_id: string;
+    /** A claim on the order is open and needs the contact (GDPR art. 17(3)(e)). */
+    reason: 'open_claim';
+  }>;
+  data?: CustomerDataExport;
+  /** store.redact and store.redact_cancelled: where the erasure stands. */
+  redaction_status?: 'pending' | 'completed' | 'cancelled';
+  /** store.redact and store.redact_cancelled: when the erasure runs (ran, or would have run). */
+  redaction_due_at?: string;
 }
 
 /** Posted once the order is placed; books the premium. */
@@ -1094,6 +1209,86 @@ export interface RefundCreatedMessage {
   };
 }
 
+/**
+ * Erases the shopper's personal data from every order of the store (Shopify's customers/redact).
+ */
+export interface CustomerRedactMessage {
+  /** Slug of the store the message is for. */
+  merchant: string;
+  /** The message type. */
+  event: 'customer.redact';
+  /** The request. */
+  request: {
+    /** The platform's id for the request: a redelivery with the same id changes nothing. */
+    id: string;
+  };
+  /** The shopper whose personal data is erased. */
+  customer: {
+    /**
+     * The shopper's email as any of their orders gave it. Matched after trimming spaces, NFKC and
+     * lower case.
+     */
+    email: string;
+  };
+  /** The shopper's orders as the platform knows them; erased too, whatever email they hold. */
+  orders_to_redact?: string[];
+}
+
+/**
+ * Answers the shopper's personal data in the acknowledgement's data (Shopify's
+ * customers/data_request).
+ */
+export interface CustomerDataRequestMessage {
+  /** Slug of the store the message is for. */
+  merchant: string;
+  /** The message type. */
+  event: 'customer.data_request';
+  /** The request. */
+  request: {
+    /** The platform's id for the request: a redelivery with the same id changes nothing. */
+    id: string;
+  };
+  /** The shopper asking for their data. */
+  customer: {
+    /**
+     * The shopper's email as any of their orders gave it. Matched after trimming spaces, NFKC and
+     * lower case.
+     */
+    email: string;
+  };
+  /** The shopper's orders as the platform knows them; answered too. */
+  orders_requested?: string[];
+}
+
+/**
+ * The store uninstalled: all of its shoppers' personal data is erased 48 hours later unless
+ * cancelled (Shopify's shop/redact).
+ */
+export interface StoreRedactMessage {
+  /** Slug of the store the message is for. */
+  merchant: string;
+  /** The message type. */
+  event: 'store.redact';
+  /** The request. */
+  request: {
+    /** The platform's id for the request: a redelivery with the same id changes nothing. */
+    id: string;
+  };
+}
+
+/** The store was reinstalled before its erasure was due: the erasure is cancelled. */
+export interface StoreRedactCancelledMessage {
+  /** Slug of the store the message is for. */
+  merchant: string;
+  /** The message type. */
+  event: 'store.redact_cancelled';
+  /** The request. */
+  request: {
+    /** The id of the store.redact request it cancels. */
+    id: string;
+  };
+}
+
 /** The query of GET /v1/claims. */
 export interface ClaimListQuery {
   source_order_id: string;
@@ -1122,5 +1317,5 @@ export interface EventListQuery {
   type?: 'order.created' | 'order.repriced' | 'order.cancelled' | 'premium.reversed' | 'shipment.created' | 'shipment.delivery_status_changed' | 'shipment.cancelled' | 'claim.created' | 'claim.status_changed';
 }
 
-/** Any of the three platform messages, told apart by `event`. */
-export type PlatformMessage = OrderPlacedMessage | FulfillmentCreatedMessage | RefundCreatedMessage;
+/** Any of the platform messages, told apart by `event`. */
+export type PlatformMessage = OrderPlacedMessage | FulfillmentCreatedMessage | RefundCreatedMessage | CustomerRedactMessage | CustomerDataRequestMessage | StoreRedactMessage | StoreRedactCancelledMessage;

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { ErrorCode, FieldError } from '../../contract/errors.js';
 import { centsToMajorString } from '../../contract/money.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { MerchantCreateOptions, KeyCreateOptions, KeyRevokeOptions, MerchantUpdateOptions, PlatformCreateOptions, MerchantConnectOptions, ClaimSetStatusOptions, BillingReportOptions } from './options.js';
+import { MerchantCreateOptions, KeyCreateOptions, KeyRevokeOptions, MerchantUpdateOptions, PlatformCreateOptions, MerchantConnectOptions, ClaimSetStatusOptions, BillingReportOptions, PrivacyMerchantOptions } from './options.js';
 import { composeCli } from '../compose.js';
 import type { Database } from '../db/client.js';
 import type { Actor } from '../domain/actor.js';
@@ -25,6 +25,8 @@ import { setClaimStatus } from '../domain/claims.js';
 import { AppError } from '../domain/errors.js';
 import { toClaimResponse } from '../wire/claims.js';
 import { connectStore, createPlatform, MIN_SECRET_LENGTH } from '../domain/platforms.js';
+import { listPrivacyRequests, type PrivacyRequestRecord } from '../domain/privacy-requests.js';
+import { cancelStoreRedaction } from '../domain/store-redaction.js';
 import { createStore, findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../domain/stores.js';
 
 /** The operator running the CLI, as the audit log records it: the system user's name. */
@@ -177,6 +179,49 @@ async function merchantConnect(command: Command): Promise<Report> {
     json: { connected: link },
     lines: [`Merchant "${link.store}" now takes messages from platform "${link.platform}" at POST /api/webhooks/${link.platform}.`],
   };
+}
+
+/** A privacy request as the CLI prints it: ids, dates and counts (a request holds no personal data). */
+function privacyRequestJson(request: PrivacyRequestRecord): Record<string, unknown> {
+  return {
+    id: request.id,
+    kind: request.kind,
+    status: request.status,
+    actor: `${request.actorKind}:${request.actorId}`,
+    source_request_id: request.sourceRequestId,
+    received_at: request.receivedAt.toISOString(),
+    due_at: request.dueAt?.toISOString() ?? null,
+    completed_at: request.completedAt?.toISOString() ?? null,
+    cancelled_at: request.cancelledAt?.toISOString() ?? null,
+    orders_matched: request.ordersMatched,
+    orders_erased: request.ordersErased,
+    orders_withheld: request.ordersWithheld,
+  };
+}
+
+const PRIVACY_LIST_LIMIT = 50;
+
+async function privacyList(command: Command): Promise<Report> {
+  const options = parseOptions(PrivacyMerchantOptions, command);
+  const requests = await withDatabase(async (db) => listPrivacyRequests(db, (await findStoreBySlug(db, options.merchant)).id, PRIVACY_LIST_LIMIT));
+  return {
+    json: { requests: requests.map(privacyRequestJson) },
+    lines:
+      requests.length === 0
+        ? [`Merchant "${options.merchant}" has received no privacy request.`]
+        : requests.map(
+            (request) =>
+              `${request.receivedAt.toISOString()}  ${request.kind.padEnd(21)} ${request.status.padEnd(9)} erased ${request.ordersErased}, withheld ${request.ordersWithheld}` +
+              (request.status === 'pending' && request.dueAt ? `, due ${request.dueAt.toISOString()}` : '') +
+              `  (${request.id})`,
+          ),
+  };
+}
+
+async function privacyCancelStoreRedaction(command: Command): Promise<Report> {
+  const options = parseOptions(PrivacyMerchantOptions, command);
+  const { request } = await withDatabase(async (db) => cancelStoreRedaction(db, { storeId: (await findStoreBySlug(db, options.merchant)).id, actor: operator() }, null, new Date()));
+  return { json: { request: privacyRequestJson(request) }, lines: [`The erasure of merchant "${options.merchant}" is cancelled (${request.id}).`] };
 }
 
 async function claimSetStatus(command: Command): Promise<Report> {
@@ -349,6 +394,18 @@ function buildProgram(): Command {
     .option('--status <status>', 'the new status (required)')
     .option('--note <text>', 'why, kept in the claim history')
     .action(action(claimSetStatus));
+
+  const privacy = program.command('privacy').description("merchants' privacy requests (erasures and data requests)");
+  privacy
+    .command('list')
+    .description(`list a merchant's privacy requests, newest first (the last ${PRIVACY_LIST_LIMIT})`)
+    .option('--merchant <slug>', 'slug of the merchant (required)')
+    .action(action(privacyList));
+  privacy
+    .command('cancel-store-redaction')
+    .description("cancel a merchant's pending store erasure (its platform's store.redact) before it is due")
+    .option('--merchant <slug>', 'slug of the merchant (required)')
+    .action(action(privacyCancelStoreRedaction));
 
   const billing = program.command('billing').description("merchants' billing");
   billing

@@ -95,6 +95,9 @@ export const MerchantConnectOptions = z.object({
   platform: z.string({ required_error: 'is required' }).regex(SLUG_PATTERN, SLUG_RULE),
 });
 
+/** The privacy commands name the merchant only. */
+export const PrivacyMerchantOptions = z.object({ merchant: Slug });
+
 export const ClaimSetStatusOptions = z.object({
   id: z
     .string({ required_error: 'is required' })

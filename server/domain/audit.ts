@@ -13,6 +13,8 @@ export type AuditAction =
   | 'api_key.revoked'
   | 'order.cancelled'
   | 'order.redacted'
+  | 'privacy_request.received'
+  | 'privacy_request.cancelled'
   | 'claim.filed'
   | 'claim.status_changed'
   | 'webhook_endpoint.created'
@@ -25,7 +27,7 @@ export type AuditAction =
 export interface AuditEntry {
   storeId: string | null;
   action: AuditAction;
-  subject: { type: 'store' | 'platform' | 'api_key' | 'order' | 'claim' | 'webhook_endpoint' | 'event'; id: string };
+  subject: { type: 'store' | 'platform' | 'api_key' | 'order' | 'claim' | 'webhook_endpoint' | 'event' | 'privacy_request'; id: string };
   details?: Prisma.InputJsonObject;
   at: Date;
 }

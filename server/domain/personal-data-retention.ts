@@ -8,16 +8,11 @@ import type { Actor } from './actor.js';
 import { OPEN_CLAIM_STATUSES } from './claims.js';
 import { AppError } from './errors.js';
 import { redactOrder } from './orders/index.js';
-import { PERSONAL_DATA_COLUMNS } from './personal-data.js';
+import { HOLDS_PERSONAL_DATA } from './personal-data.js';
 
 export const RETENTION_ACTOR: Actor = { kind: 'system', job: 'personal-data-retention' };
 /** Orders looked up at a time. */
 export const RETENTION_BATCH = 200;
-
-/** An order still holding any personal-data column of the registry. */
-const HOLDS_PERSONAL_DATA = PERSONAL_DATA_COLUMNS.filter((column) => column.table === 'orders')
-  .map((column) => `o.${column.column} IS NOT NULL`)
-  .join(' OR ');
 
 /** Orders whose personal data outlived their store's retention at `now`, oldest first. */
 export async function ordersPastRetention(db: Database, now: Date, limit: number): Promise<Array<{ store_id: string; source_order_id: string }>> {

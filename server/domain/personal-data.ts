@@ -45,3 +45,8 @@ export function hasPersonalData(order: Record<OrderPersonalDataField, unknown>):
 
 /** Every wire key that can carry personal data: what the log redaction censors. */
 export const PERSONAL_DATA_WIRE_KEYS: readonly string[] = [...new Set(PERSONAL_DATA_COLUMNS.flatMap((column) => column.wireKeys))];
+
+/** SQL: the order `o` still holds some personal-data column of the registry. */
+export const HOLDS_PERSONAL_DATA = PERSONAL_DATA_COLUMNS.filter((column) => column.table === 'orders')
+  .map((column) => `o.${column.column} IS NOT NULL`)
+  .join(' OR ');

@@ -18,8 +18,10 @@ export interface Metrics extends RateLimitObserver {
   cancelledWithOpenClaim(): void;
   /** One attempt to deliver an event to a merchant's endpoint, by what followed. */
   eventDeliveryAttempted(outcome: AttemptOutcome): void;
-  /** Orders whose personal data was erased: asked by the store, or past its retention. */
+  /** Orders whose personal data was erased: asked for (by the store, its platform or the operator), or past its retention. */
   personalDataErased(cause: 'request' | 'retention', orders: number): void;
+  /** A privacy request received, by kind (a platform's redelivery is not counted again). */
+  privacyRequestReceived(kind: 'customer_redact' | 'customer_data_request' | 'store_redact'): void;
 }
 
 export function createMetrics(db: Database, options: { processMetrics?: boolean } = {}): Metrics {
@@ -103,8 +105,15 @@ export function createMetrics(db: Database, options: { processMetrics?: boolean 
 
   const erasures = new Counter({
     name: 'personal_data_erasures_total',
-    help: "Orders whose shoppers' personal data was erased, by cause: request (the store asked) or retention (the daily job).",
+    help: "Orders whose shoppers' personal data was erased, by cause: request (the store, its platform or the operator asked) or retention (the daily job).",
     labelNames: ['cause'] as const,
+    registers: [registry],
+  });
+
+  const privacyRequests = new Counter({
+    name: 'privacy_requests_total',
+    help: 'Privacy requests received, by kind: customer_redact, customer_data_request, store_redact.',
+    labelNames: ['kind'] as const,
     registers: [registry],
   });
 
@@ -135,6 +144,9 @@ export function createMetrics(db: Database, options: { processMetrics?: boolean 
     },
     personalDataErased(cause, orders) {
       if (orders > 0) erasures.inc({ cause }, orders);
+    },
+    privacyRequestReceived(kind) {
+      privacyRequests.inc({ kind });
     },
   };
 }

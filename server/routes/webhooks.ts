@@ -2,10 +2,13 @@ import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { webhooksContract, type WebhookAcknowledgement } from '../../contract/index.js';
 import { AppError } from '../domain/errors.js';
+import { exportCustomerData, redactCustomer } from '../domain/customer-data.js';
 import { ingestFulfillment } from '../domain/fulfillments.js';
 import { connectedStore } from '../domain/platforms.js';
 import { ingestPushedOrder } from '../domain/pushed-orders.js';
 import { RefundIdReusedError, reverseRefund } from '../domain/refunds.js';
+import { cancelStoreRedaction, scheduleStoreRedaction } from '../domain/store-redaction.js';
+import { toCustomerDataExport } from '../wire/customers.js';
 import type { AppDeps } from '../deps.js';
 import { setModeHeaders } from '../http/request-context.js';
 
@@ -57,9 +60,47 @@ export const webhooksRouter = ({ db, clock, tracking, metrics, logger }: AppDeps
           };
           break;
         }
+        case 'customer.redact': {
+          const source = { platformId: req.platform.id, requestId: body.request.id };
+          const result = await redactCustomer(db, { storeId: store.id, actor: scope.actor }, { email: body.customer.email, sourceOrderIds: body.orders_to_redact ?? [], source }, now);
+          if (!result.duplicate) metrics.privacyRequestReceived('customer_redact');
+          metrics.personalDataErased('request', result.redacted.length);
+          ack = {
+            ...privacyAck(body.event, result.request.id, result.duplicate),
+            redacted_orders: result.redacted,
+            withheld_orders: result.withheld.map((sourceOrderId) => ({ source_order_id: sourceOrderId, reason: 'open_claim' as const })),
+          };
+          break;
+        }
+        case 'customer.data_request': {
+          const source = { platformId: req.platform.id, requestId: body.request.id };
+          const result = await exportCustomerData(db, { storeId: store.id, actor: scope.actor }, { email: body.customer.email, sourceOrderIds: body.orders_requested ?? [], source }, now);
+          if (!result.duplicate) metrics.privacyRequestReceived('customer_data_request');
+          ack = { ...privacyAck(body.event, result.request.id, result.duplicate), data: toCustomerDataExport(result, now) };
+          break;
+        }
+        case 'store.redact': {
+          const { request, duplicate } = await scheduleStoreRedaction(db, { storeId: store.id, actor: scope.actor }, { platformId: req.platform.id, requestId: body.request.id }, now);
+          if (!duplicate) metrics.privacyRequestReceived('store_redact');
+          ack = { ...privacyAck(body.event, request.id, duplicate), ...redactionState(request) };
+          break;
+        }
+        case 'store.redact_cancelled': {
+          const { request, duplicate } = await cancelStoreRedaction(db, { storeId: store.id, actor: scope.actor }, { platformId: req.platform.id, requestId: body.request.id }, now);
+          ack = { ...privacyAck(body.event, request.id, duplicate), ...redactionState(request) };
+          break;
+        }
       }
       // A pushed message carries no key: its mode is what the message declares.
       setModeHeaders(res, ack.mode);
       return { status: 200, body: ack };
     },
   });
+
+/** A privacy message concerns live data only: it declares no mode. */
+const privacyAck = (event: string, requestId: string, duplicate: boolean) => ({ received: true as const, event, mode: 'live' as const, request_id: requestId, duplicate });
+
+const redactionState = (request: { status: 'pending' | 'completed' | 'cancelled'; dueAt: Date | null }) => ({
+  redaction_status: request.status,
+  ...(request.dueAt === null ? {} : { redaction_due_at: request.dueAt.toISOString() }),
+});

@@ -4,6 +4,6 @@ export { assertUniqueLineItemIds, createOrder, insertOrder, orderColumns, OrderE
 export { getOrder } from './get-order.js';
 export { lineItemRows, orderInclude, toOrderRecord, type OrderCreateInput, type OrderPricing, type OrderRecord, type OrderUpdateInput } from './order-record.js';
 export { priceNewOrder, priceWithoutQuote, pricingColumns, pricingRequestOf, type PricingRequest } from './price-order.js';
-export { erasedEventData, redactOrder } from './redact-order.js';
+export { erasedEventData, redactOrder, redactOrders, type RedactionOutcome } from './redact-order.js';
 export { updateOrder } from './update-order.js';
 export { updateOrderAsProfileAllows, upsertOrder, type WholeBody } from './upsert-order.js';

@@ -57,6 +57,32 @@ export async function redactOrder(db: Database, owner: { storeId: string; actor:
   });
 }
 
+/** What erasing several orders came to, by source_order_id. */
+export interface RedactionOutcome {
+  redacted: string[];
+  /** Left holding their data because a claim on them is open (ask again once it is resolved). */
+  withheld: string[];
+}
+
+/**
+ * Erases each order in a short transaction of its own, so no lock outlives one order. An order
+ * with an open claim is withheld, not an error; one the store does not have is skipped (it holds
+ * nothing).
+ */
+export async function redactOrders(db: Database, owner: { storeId: string; actor: Actor }, sourceOrderIds: readonly string[], now: Date): Promise<RedactionOutcome> {
+  const outcome: RedactionOutcome = { redacted: [], withheld: [] };
+  for (const sourceOrderId of sourceOrderIds) {
+    try {
+      await redactOrder(db, owner, sourceOrderId, now);
+      outcome.redacted.push(sourceOrderId);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'conflict') outcome.withheld.push(sourceOrderId);
+      else if (!(error instanceof AppError && error.code === 'not_found')) throw error;
+    }
+  }
+  return outcome;
+}
+
 async function eraseOrderCopies(tx: Transaction, storeId: string, order: { id: string; sourceOrderId: string; quoteId: string | null }): Promise<void> {
   await tx.orderLineItem.updateMany({ where: { orderId: order.id, imageUrl: { not: null } }, data: { imageUrl: null } });
   await tx.claim.updateMany({ where: { orderId: order.id, description: { not: null } }, data: { description: null } });
