@@ -7,6 +7,7 @@ import { createHash, createHmac } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
+import type { AddressVerifier } from '../server/domain/addresses.js';
 import { setClaimStatus } from '../server/domain/claims.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { runDuePrivacyRequests } from '../server/domain/store-redaction.js';
@@ -203,6 +204,30 @@ describe('POST /v2/customers/redact', () => {
     expect((await api('POST', '/v1/shipments', { tracking_number: 'SBXDELIVERED', source_order_id: shipped, courier_id: 'ups' })).status).toBe(201);
     const claimId = await fileClaim(disputed, person.claimText);
     await refund(refunded, person.refundNote);
+    // The store checked the address first, with a paid verifier whose answers are cached a day.
+    const confirming: AddressVerifier = {
+      name: 'usps',
+      local: false,
+      verify: async (address) => ({
+        verdict: 'deliverable',
+        reason: 'dpv_confirmed',
+        message: 'Confirmed.',
+        address: { streetAddress1: address.streetAddress1.toUpperCase(), streetAddress2: null, city: 'PORTLAND', province: 'OR', zip: '97201', zip4: null },
+        changes: [],
+        flags: [],
+      }),
+    };
+    const remote = await startService({ databaseUrl: service.databaseUrl, addressVerifier: confirming });
+    try {
+      const checked = await call(remote.baseUrl, 'POST', '/v2/addresses/verify', {
+        key: shop.liveKey,
+        body: { address: { street_address1: person.street, city: 'Portland', province: 'OR', zip: '97201', country_code: 'US' } },
+      });
+      expect(checked.status).toBe(200);
+    } finally {
+      await remote.close();
+    }
+    expect(await tablesHolding(service.db, person.street)).toContain('address_lookups');
 
     const statementBefore = (await api('GET', `/v1/billing/statements?month=${month()}`)).body;
     const ledgerBefore = await service.db.premiumLedgerEntry.findMany({ where: { storeId: shop.store.id }, orderBy: { id: 'asc' } });

@@ -95,6 +95,17 @@ describe('logs', () => {
     await call(service.baseUrl, 'POST', '/v2/addresses/verify', { bearer: shop.liveKey, body: { address: order.shipping_details } });
     await call(service.baseUrl, 'POST', '/v2/quotes', { key: `${shop.liveKey}x`, body: {} });
     await call(service.baseUrl, 'POST', '/v2/orders', { key: shop.testKey, body: order });
+    // The privacy routes name the shopper by email; their answers are the shopper's data.
+    // (Placed through the other instance: this one's order limit is spent above.)
+    expect((await call(hidden.baseUrl, 'POST', '/v2/orders', { key: shop.liveKey, body: order })).status).toBe(201);
+    expect((await call(service.baseUrl, 'POST', '/v2/customers/data_request', { key: shop.liveKey, body: { email: 'ignatius@example.net' } })).status).toBe(200);
+    expect((await call(service.baseUrl, 'POST', '/v2/customers/redact', { key: shop.liveKey, body: { email: ['ignatius@example.net'] } })).status).toBe(400);
+    const privacyMessage = JSON.stringify({ merchant: shop.store.slug, event: 'customer.redact', request: { id: 'obs-gdpr-1' }, customer: { email: 'ignatius@example.net' } });
+    const redacted = await call(service.baseUrl, 'POST', '/api/webhooks/obsplatform', {
+      rawBody: privacyMessage,
+      headers: { 'content-type': 'application/json', 'x-webhook-signature': signWebhook(SECRET, privacyMessage) },
+    });
+    expect(redacted.status).toBe(200);
 
     const lines = logLines.slice(before);
     const traced = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.request_id === 'trace-me-1');

@@ -4,7 +4,7 @@
 // slow gives unknown, never an error. Nothing here touches orders, shipments or premiums.
 import { createHash } from 'node:crypto';
 import zipcodes from 'zipcodes';
-import { hotQuery, type Database, type HotStatement } from '../db/client.js';
+import { hotQuery, type Database, type HotStatement, type Transaction } from '../db/client.js';
 import { standardizeAddress, type StandardizedAddress } from './address-standardization.js';
 import {
   settleVerification,
@@ -71,6 +71,41 @@ export function testModeVerification(standard: StandardizedAddress): Verificatio
 function lookupKey(verifierName: string, standard: StandardizedAddress): string {
   const canonical = JSON.stringify([verifierName, standard.street, standard.secondary, standard.city, standard.state, standard.zip5, standard.zip4]);
   return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** An address as the wire (or an order) holds it, trimmed, blanks read as absent. */
+export function addressInputOf(sent: {
+  street_address1?: string | null;
+  street_address2?: string | null;
+  city?: string | null;
+  province?: string | null;
+  zip?: string | null;
+  country_code?: string | null;
+}): AddressInput {
+  const text = (value: string | null | undefined) => (value === undefined || value === null || value.trim() === '' ? null : value.trim());
+  return {
+    streetAddress1: text(sent.street_address1) ?? '',
+    streetAddress2: text(sent.street_address2),
+    city: text(sent.city),
+    province: text(sent.province),
+    zip: text(sent.zip),
+    countryCode: text(sent.country_code),
+  };
+}
+
+/** The verifiers whose answers are cached (the local one is asked every time). */
+const CACHED_VERIFIERS = ['usps', 'smarty'] as const;
+
+/**
+ * Forgets what the cache holds for these addresses (an order's, as it is erased): its key is a
+ * hash, but its answer keeps the corrected address for up to a day.
+ */
+export async function forgetAddressLookups(db: Database | Transaction, addresses: readonly AddressInput[]): Promise<void> {
+  const keys = addresses.flatMap((address) => {
+    const standard = standardizeUsAddress(address);
+    return standard === null ? [] : CACHED_VERIFIERS.map((verifier) => lookupKey(verifier, standard));
+  });
+  if (keys.length > 0) await db.addressLookup.deleteMany({ where: { keyHash: { in: keys } } });
 }
 
 /** Runs the verifier with a deadline; a throw or the deadline becomes unknown. */

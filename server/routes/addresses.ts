@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { addressesContract, type AddressVerificationRequest, type AddressVerificationResponse } from '../../contract/index.js';
 import { deliverableOf, type AddressInput, type Verification } from '../domain/addresses.js';
+import { addressInputOf } from '../domain/address-verification.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
 import { commandsFor } from '../domain/sandbox.js';
@@ -10,19 +11,8 @@ const s = initServer();
 
 type Body = z.output<typeof AddressVerificationRequest>;
 
-/** The body's address (or shipping_details in its place), trimmed; names and phones are never read. */
-function addressInput(body: Body): AddressInput {
-  const sent = body.address ?? body.shipping_details ?? {};
-  const text = (value: string | null | undefined) => (value === undefined || value === null || value.trim() === '' ? null : value.trim());
-  return {
-    streetAddress1: text(sent.street_address1) ?? '',
-    streetAddress2: text(sent.street_address2),
-    city: text(sent.city),
-    province: text(sent.province),
-    zip: text(sent.zip),
-    countryCode: text(sent.country_code),
-  };
-}
+/** The body's address (or shipping_details in its place); names and phones are never read. */
+const addressInput = (body: Body): AddressInput => addressInputOf(body.address ?? body.shipping_details ?? {});
 
 function toResponse(verification: Verification): z.input<typeof AddressVerificationResponse> {
   const { address } = verification;

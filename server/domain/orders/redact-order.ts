@@ -7,6 +7,7 @@ import { Prisma, type Database, type Transaction } from '../../db/client.js';
 import type { Actor } from '../actor.js';
 import { recordAudit } from '../audit.js';
 import { hasOpenClaim } from '../claims.js';
+import { addressInputOf, forgetAddressLookups } from '../address-verification.js';
 import { AppError } from '../errors.js';
 import { orderInclude, toOrderRecord, type OrderRecord } from './order-record.js';
 import { lockOrder } from './update-order.js';
@@ -40,6 +41,7 @@ export async function redactOrder(db: Database, owner: { storeId: string; actor:
       throw new AppError('conflict', "The order has an open claim, which needs the shopper's contact; erase it once the claim is resolved.");
     }
     await eraseOrderCopies(tx, owner.storeId, { id: order.id, sourceOrderId: order.sourceOrderId, quoteId: order.quoteId });
+    await forgetAddressLookups(tx, [order.shippingAddress, order.billingAddress].filter(isStoredAddress).map(addressInputOf));
     const erased = await tx.order.update({
       where: { id: order.id },
       data: {
@@ -56,6 +58,9 @@ export async function redactOrder(db: Database, owner: { storeId: string; actor:
     return toOrderRecord(erased);
   });
 }
+
+/** A stored address: a JSON object (a column erased or never given is null). */
+const isStoredAddress = (value: unknown): value is Parameters<typeof addressInputOf>[0] => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** What erasing several orders came to, by source_order_id. */
 export interface RedactionOutcome {
