@@ -131,7 +131,7 @@ export const customersContract = c.router({
     method: 'POST',
     path: '/v2/customers/redact',
     body: CustomerRequest,
-    responses: { 200: CustomerRedaction, ...pickErrors(400, 401, 403, 404, 409, 429, 500) },
+    responses: { 200: CustomerRedaction, ...pickErrors(400, 401, 403, 404, 409, 413, 422, 429, 500) },
     metadata: keyRoute('other', 'not_found'),
     summary: "Erase a shopper's personal data",
     description:
@@ -144,7 +144,7 @@ export const customersContract = c.router({
     method: 'POST',
     path: '/v2/customers/data_request',
     body: CustomerRequest,
-    responses: { 200: CustomerDataExport, ...pickErrors(400, 401, 403, 404, 429, 500) },
+    responses: { 200: CustomerDataExport, ...pickErrors(400, 401, 403, 404, 413, 429, 500) },
     metadata: { ...keyRoute('other', 'not_found'), answerIsPersonalData: true },
     summary: "Export a shopper's personal data",
     description:

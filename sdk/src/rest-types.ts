@@ -5588,6 +5588,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            422: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: retry with exponential backoff. */
             429: {
                 headers: {
@@ -5692,6 +5722,21 @@ export interface operations {
             };
             /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
             404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
                     "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
