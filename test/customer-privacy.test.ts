@@ -177,6 +177,16 @@ describe('POST /v2/customers/data_request', () => {
     expect(plan.map((line) => line['QUERY PLAN']).join('\n')).toMatch(/Index (Only )?Scan using orders_customer_email_lookup_idx|Bitmap Index Scan on orders_customer_email_lookup_idx/);
     const found = await api('POST', '/v2/customers/data_request', { email: person.email }, { key: store.liveKey });
     expect((found.body.orders as Array<{ source_order_id: string }>).map((order) => order.source_order_id)).toEqual([sourceOrderId]);
+
+    // Rotating the key, as docs/personal-data.md says: every hash is recomputed, and lookups still find the order.
+    await service.db.$transaction([
+      service.db.$executeRaw`UPDATE server_secrets SET secret = gen_random_bytes(32) WHERE name = 'email_lookup'`,
+      service.db.$executeRaw`UPDATE orders SET customer_email_lookup = NULL WHERE customer_email IS NOT NULL`,
+    ]);
+    const [rotated] = await service.db.$queryRaw<Array<{ lookup: Uint8Array }>>`SELECT customer_email_lookup AS lookup FROM orders WHERE source_order_id = ${sourceOrderId}`;
+    expect(Buffer.from(rotated?.lookup ?? []).equals(lookup)).toBe(false);
+    const again = await api('POST', '/v2/customers/data_request', { email: person.email }, { key: store.liveKey });
+    expect((again.body.orders as Array<{ source_order_id: string }>).map((order) => order.source_order_id)).toEqual([sourceOrderId]);
   });
 
   it('answers 404 to a test key and lists every bad field', async () => {
