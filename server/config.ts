@@ -40,7 +40,7 @@ const ConfigSchema = z.object({
   SMARTY_AUTH_ID: z.string().optional(),
   SMARTY_AUTH_TOKEN: z.string().optional(),
   SMARTY_BASE_URL: z.string().url('must be a URL').optional(),
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: Flag.default('false'),
+  WEBHOOK_ALLOW_PRIVATE_URLS: Flag.default('false'),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: z
     .string()
     .regex(/^[0-9]+(,[0-9]+)*$/, 'must be a comma-separated list of whole seconds, e.g. 60,300,1800')
@@ -124,7 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsEnabled: c.METRICS_ENABLED,
     metricsPort: c.METRICS_PORT,
     events: {
-      allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_URLS,
       retryScheduleSeconds: c.WEBHOOK_RETRY_SCHEDULE_SECONDS ?? DEFAULT_RETRY_SCHEDULE_SECONDS,
       dispatchIntervalMs: c.WEBHOOK_DISPATCH_INTERVAL_MS,
     },

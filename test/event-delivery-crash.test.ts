@@ -27,7 +27,7 @@ describe('an event committed just before a crash', () => {
       PORT: String(port),
       LOG_LEVEL: 'info',
       RATE_LIMITS_ENABLED: 'false',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_DISPATCH_INTERVAL_MS: String(dispatchIntervalMs),
     });
 
