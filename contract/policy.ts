@@ -35,6 +35,8 @@ export interface RoutePolicy {
   body: BodyRule;
   /** Only for API-key routes. */
   testKeys?: TestKeyPolicy;
+  /** Only for console routes: the least role that may call it (owner > admin > viewer). */
+  role?: ConsoleRole;
   /**
    * The answer is a shopper's personal data (the data export). It is never kept for an
    * Idempotency-Key, so the route takes none: it only reads, and repeating it is safe.
@@ -49,6 +51,18 @@ export const keyRoute = (rateLimit: Exclude<RateLimitBucket, 'none'>, testKeys: 
   body: 'json',
   testKeys,
 });
+
+/** A console user's role: owner (everything), admin (everything but users), viewer (read only). */
+export type ConsoleRole = 'owner' | 'admin' | 'viewer';
+export const CONSOLE_ROLES: readonly ConsoleRole[] = ['viewer', 'admin', 'owner'];
+
+/**
+ * A route of the merchant console's API: a session cookie, never a key. Every method but GET also
+ * needs the session's CSRF token in X-CSRF-Token. `none` is for the two routes that open a
+ * session (login and password setup).
+ */
+export const sessionRoute = (role: ConsoleRole | 'none'): RoutePolicy =>
+  role === 'none' ? { auth: 'none', rateLimit: 'none', body: 'json' } : { auth: 'session', rateLimit: 'none', body: 'json', role };
 
 /** The inbound platform webhook: signed with the platform's shared secret, no API key. */
 export const platformSignedRoute: RoutePolicy = { auth: 'webhook_signature', rateLimit: 'none', body: 'json_integer_cents' };

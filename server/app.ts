@@ -28,8 +28,15 @@ import { wooCommerceRouter } from './routes/woocommerce.js';
 import { readClientProfileBody } from './http/client-profile.js';
 import { idempotencyKeys } from './http/idempotency.js';
 import { eventsRouter, webhookEndpointsRouter } from './routes/merchant-events.js';
+import { consoleContract } from '../contract/console/index.js';
+import { createKeyUseRecorder } from './domain/api-key-use.js';
+import { consoleSession } from './http/console-session.js';
+import { consoleApiKeysRouter } from './routes/console/api-keys.js';
+import { consoleSessionRouter } from './routes/console/session.js';
 
 const s = initServer();
+/** Every route this app serves, for telling an unknown path (404) from a wrong method (405). */
+const contractsServed = { ...contract, console: consoleContract };
 
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
@@ -82,7 +89,7 @@ export function createApp(deps: AppDeps): express.Express {
     jsonQuery: false,
     responseValidation: true,
     globalMiddleware: [
-      authenticateKey(deps.db, deps.apiKeys.callers),
+      authenticateKey(deps.db, deps.apiKeys.callers, { recorder: createKeyUseRecorder(deps.db), clock: deps.clock }),
       ...(deps.rateLimiting ? [deps.rateLimiting.middleware] : []),
       readRawBody,
       parseJsonBody,
@@ -100,7 +107,17 @@ export function createApp(deps: AppDeps): express.Express {
     requestValidationErrorHandler,
   });
 
-  app.use(unmatchedRoute(contract, [{ method: 'GET', path: '/openapi.json' }, { method: 'GET', path: '/healthz' }, { method: 'GET', path: '/readyz' }, { method: 'GET', path: '/docs' }]));
+  // The console's API: a session cookie (and CSRF token for changes) instead of a key.
+  const consoleApi = s.router(consoleContract, { session: consoleSessionRouter(deps), keys: consoleApiKeysRouter(deps) });
+  createExpressEndpoints(consoleContract, consoleApi, app, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: true,
+    globalMiddleware: [readRawBody, consoleSession(deps), parseJsonBody],
+    requestValidationErrorHandler,
+  });
+
+  app.use(unmatchedRoute(contractsServed, [{ method: 'GET', path: '/openapi.json' }, { method: 'GET', path: '/healthz' }, { method: 'GET', path: '/readyz' }, { method: 'GET', path: '/docs' }]));
   app.use(errorHandler(deps.logger));
   return app;
 }

@@ -48,9 +48,16 @@ const ConfigSchema = z.object({
     .refine((delays) => delays.length <= 50 && delays.every((delay) => delay >= 1 && delay <= 7 * 86_400), 'must hold at most 50 delays of 1 s to 7 days')
     .optional(),
   WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  PUBLIC_URL: z
+    .string()
+    .url('must be a URL such as https://protect.example.com')
+    .regex(/^https?:\/\//, 'must be an http or https URL')
+    .optional(),
 });
 
 export interface Config {
+  /** Where people reach the service (the console's setup links): PUBLIC_URL, else http://HOST:PORT. */
+  publicUrl: string;
   port: number;
   host: string;
   databaseUrl: string | undefined;
@@ -99,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration: ADDRESS_VERIFIER smarty needs SMARTY_AUTH_ID and SMARTY_AUTH_TOKEN');
   }
   return {
+    publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' || c.HOST === '::' ? 'localhost' : c.HOST}:${c.PORT}`).replace(/\/+$/, ''),
     port: c.PORT,
     host: c.HOST,
     databaseUrl: c.DATABASE_URL,

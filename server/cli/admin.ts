@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { ErrorCode, FieldError } from '../../contract/errors.js';
 import { centsToMajorString } from '../../contract/money.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { MerchantCreateOptions, KeyCreateOptions, KeyRevokeOptions, MerchantUpdateOptions, PlatformCreateOptions, MerchantConnectOptions, ClaimSetStatusOptions, BillingReportOptions, PrivacyMerchantOptions } from './options.js';
+import { MerchantCreateOptions, KeyCreateOptions, KeyRevokeOptions, MerchantUpdateOptions, PlatformCreateOptions, MerchantConnectOptions, ClaimSetStatusOptions, BillingReportOptions, PrivacyMerchantOptions, UserCreateOptions } from './options.js';
 import { composeCli } from '../compose.js';
 import type { Database } from '../db/client.js';
 import type { Actor } from '../domain/actor.js';
@@ -25,6 +25,7 @@ import { setClaimStatus } from '../domain/claims.js';
 import { AppError } from '../domain/errors.js';
 import { toClaimResponse } from '../wire/claims.js';
 import { connectStore, createPlatform, MIN_SECRET_LENGTH } from '../domain/platforms.js';
+import { createMerchantUser, SETUP_LINK_TTL_MS } from '../domain/merchant-users.js';
 import { listPrivacyRequests, type PrivacyRequestRecord } from '../domain/privacy-requests.js';
 import { cancelStoreRedaction } from '../domain/store-redaction.js';
 import { createStore, findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../domain/stores.js';
@@ -224,6 +225,23 @@ async function privacyCancelStoreRedaction(command: Command): Promise<Report> {
   return { json: { request: privacyRequestJson(request) }, lines: [`The erasure of merchant "${options.merchant}" is cancelled (${request.id}).`] };
 }
 
+async function userCreate(command: Command): Promise<Report> {
+  const options = parseOptions(UserCreateOptions, command);
+  const config = readConfig();
+  const { user, setupPath } = await withDatabase(async (db) =>
+    createMerchantUser(db, operator(), { storeId: (await findStoreBySlug(db, options.merchant)).id, email: options.email, role: options.role }, new Date()),
+  );
+  const setupUrl = `${config.publicUrl}${setupPath}`;
+  const hours = SETUP_LINK_TTL_MS / 3_600_000;
+  return {
+    json: { user: { id: user.id, email: user.email, role: user.role, merchant: options.merchant }, setup_url: setupUrl, setup_expires_in_hours: hours },
+    lines: [
+      `Created ${user.role} ${user.email} of merchant "${options.merchant}".`,
+      `Setup link (shown once, valid ${hours} h): ${setupUrl}`,
+    ],
+  };
+}
+
 async function claimSetStatus(command: Command): Promise<Report> {
   const options = parseOptions(ClaimSetStatusOptions, command);
   const claim = await withDatabase((db) => setClaimStatus(db, operator(), options.id, options.status, new Date(), options.note));
@@ -394,6 +412,15 @@ function buildProgram(): Command {
     .option('--status <status>', 'the new status (required)')
     .option('--note <text>', 'why, kept in the claim history')
     .action(action(claimSetStatus));
+
+  const user = program.command('user').description("merchants' console users");
+  user
+    .command('create')
+    .description('create a console user; prints a one-time link (24 h) where the password is chosen')
+    .option('--merchant <slug>', 'slug of the merchant (required)')
+    .option('--email <email>', 'the login email (required)')
+    .option('--role <role>', 'owner (everything), admin (everything but users) or viewer (read only) (required)')
+    .action(action(userCreate));
 
   const privacy = program.command('privacy').description("merchants' privacy requests (erasures and data requests)");
   privacy

@@ -95,6 +95,14 @@ export const MerchantConnectOptions = z.object({
   platform: z.string({ required_error: 'is required' }).regex(SLUG_PATTERN, SLUG_RULE),
 });
 
+export const UserCreateOptions = z.object({
+  merchant: Slug,
+  email: z.string({ required_error: 'is required' }).trim().min(3, 'must be an email address').max(254).email('must be an email address'),
+  role: z.enum(['owner', 'admin', 'viewer'], {
+    errorMap: (issue) => ({ message: issue.code === 'invalid_type' ? 'is required' : 'must be owner, admin or viewer' }),
+  }),
+});
+
 /** The privacy commands name the merchant only. */
 export const PrivacyMerchantOptions = z.object({ merchant: Slug });
 

@@ -95,16 +95,23 @@ export async function issueApiKey(
   return { id: row.id, key, mode: input.mode, scope: input.scope, storeSlug: store.slug, last4 };
 }
 
-export async function revokeApiKey(db: Database, actor: Actor, id: string, now: Date): Promise<{ id: string; revokedAt: Date }> {
+/** Revokes a key; `storeId` confines it to one store's keys (the console), else any (the operator). */
+export async function revokeApiKey(db: Database, actor: Actor, id: string, now: Date, storeId?: string): Promise<{ id: string; revokedAt: Date }> {
   if (!isUuid(id)) throw new AppError('not_found', `No API key with id "${id}".`);
+  const ofStore = storeId === undefined ? {} : { storeId };
   return db.$transaction(async (tx) => {
     // Revoking twice keeps the first revocation time, and records the revocation once.
-    const { count } = await tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
-    const row = await tx.apiKey.findUnique({ where: { id } });
+    const { count } = await tx.apiKey.updateMany({ where: { id, revokedAt: null, ...ofStore }, data: { revokedAt: now } });
+    const row = await tx.apiKey.findFirst({ where: { id, ...ofStore } });
     if (!row?.revokedAt) throw new AppError('not_found', `No API key with id "${id}".`);
     if (count > 0) await recordAudit(tx, actor, { storeId: row.storeId, action: 'api_key.revoked', subject: { type: 'api_key', id }, at: now });
     return { id: row.id, revokedAt: row.revokedAt };
   });
+}
+
+/** A store's keys, newest first (the console's list). */
+export async function listApiKeys(db: Database, storeId: string) {
+  return db.apiKey.findMany({ where: { storeId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
 }
 
 /**

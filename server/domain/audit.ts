@@ -14,6 +14,8 @@ export type AuditAction =
   | 'order.cancelled'
   | 'order.redacted'
   | 'privacy_request.received'
+  | 'user.created'
+  | 'user.password_set'
   | 'privacy_request.cancelled'
   | 'claim.filed'
   | 'claim.status_changed'
@@ -27,7 +29,7 @@ export type AuditAction =
 export interface AuditEntry {
   storeId: string | null;
   action: AuditAction;
-  subject: { type: 'store' | 'platform' | 'api_key' | 'order' | 'claim' | 'webhook_endpoint' | 'event' | 'privacy_request'; id: string };
+  subject: { type: 'store' | 'platform' | 'api_key' | 'order' | 'claim' | 'webhook_endpoint' | 'event' | 'privacy_request' | 'merchant_user'; id: string };
   details?: Prisma.InputJsonObject;
   at: Date;
 }

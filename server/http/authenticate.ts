@@ -4,13 +4,15 @@
 import type { RequestHandler } from 'express';
 import type { CallerCache } from '../domain/api-key-cache.js';
 import { authenticateApiKey } from '../domain/api-keys.js';
+import type { KeyUseRecorder } from '../domain/api-key-use.js';
+import type { Clock } from '../domain/clock.js';
 import { AppError } from '../domain/errors.js';
 import type { Database } from '../db/client.js';
 import { presentedKey } from './request-context.js';
 import { routePolicy } from './route-policy.js';
 import './request-types.js';
 
-export function authenticateKey(db: Database, callers: CallerCache): RequestHandler {
+export function authenticateKey(db: Database, callers: CallerCache, keyUse?: { recorder: KeyUseRecorder; clock: Clock }): RequestHandler {
   return (req, _res, next) => {
     if (routePolicy(req)?.auth !== 'api_key') return next();
     authenticateApiKey(db, presentedKey(req), callers)
@@ -19,6 +21,7 @@ export function authenticateKey(db: Database, callers: CallerCache): RequestHand
           throw new AppError('forbidden', 'This key is not scoped to a store; use a store key for this endpoint.');
         }
         req.scope = { store: caller.store, mode: caller.mode, actor: { kind: 'api_key', keyId: caller.keyId } };
+        keyUse?.recorder.used(caller.keyId, keyUse.clock.now());
         next();
       })
       .catch(next);

@@ -1,6 +1,7 @@
 // What the HTTP layer attaches to a request as it passes through the middleware.
 import type { AppRoute } from '@ts-rest/core';
-import type { StoreScope } from '../domain/actor.js';
+import type { Actor, StoreScope } from '../domain/actor.js';
+import type { ConsoleSessionRecord } from '../domain/console-sessions.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -13,6 +14,8 @@ declare global {
       rawBody?: Buffer;
       /** The platform a signed webhook came from, set once its signature checks out. */
       platform?: { id: string; slug: string };
+      /** Set by consoleSession on console routes: the session, and its user as the actor. */
+      console?: { session: ConsoleSessionRecord; actor: Extract<Actor, { kind: 'console_user' }> };
       /** Set by ts-rest on matched routes. */
       tsRestRoute?: AppRoute;
     }

@@ -1,10 +1,12 @@
 // Deletes what is kept for a while only, hourly, on every instance that works jobs: idempotency
 // keys whose 24 hours are over (the claim already lets an expired key be used again; the sweep
-// gives the rows back), and events older than their retention, with their deliveries. Several
+// gives the rows back), events older than their retention, with their deliveries, and console
+// sessions past their expiry. Several
 // instances sweeping the same rows is harmless: a DELETE of what is gone deletes nothing.
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../domain/clock.js';
+import { deleteExpiredSessions } from '../domain/console-sessions.js';
 import { sweepExpiredEvents } from '../domain/events.js';
 import { sweepExpiredIdempotencyKeys } from '../domain/idempotency.js';
 
@@ -14,6 +16,7 @@ export function startRetentionSweep(options: { db: Database; clock: Clock; logge
   const sweeps = [
     { name: 'idempotency_keys', run: sweepExpiredIdempotencyKeys },
     { name: 'events', run: sweepExpiredEvents },
+    { name: 'console_sessions', run: deleteExpiredSessions },
   ];
   const sweep = () => {
     for (const { name, run } of sweeps) {

@@ -1,0 +1,40 @@
+import { initServer } from '@ts-rest/express';
+import { consoleApiKeysContract } from '../../../contract/console/index.js';
+import { issueApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
+import { AppError } from '../../domain/errors.js';
+import type { AppDeps } from '../../deps.js';
+import { consoleOf } from '../../http/console-session.js';
+
+const s = initServer();
+
+type StoredKey = Awaited<ReturnType<typeof listApiKeys>>[number];
+
+const toConsoleKey = (key: Pick<StoredKey, 'id' | 'mode' | 'last4' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>) => ({
+  id: key.id,
+  mode: key.mode,
+  last4: key.last4,
+  created_at: key.createdAt.toISOString(),
+  last_used_at: key.lastUsedAt?.toISOString() ?? null,
+  revoked_at: key.revokedAt?.toISOString() ?? null,
+});
+
+export const consoleApiKeysRouter = ({ db, clock }: AppDeps) =>
+  s.router(consoleApiKeysContract, {
+    list: async ({ req }) => {
+      const keys = await listApiKeys(db, consoleOf(req).session.store.id);
+      return { status: 200, body: { data: keys.filter((key) => key.scope === 'store').map(toConsoleKey) } };
+    },
+    create: async ({ body, req }) => {
+      const { session, actor } = consoleOf(req);
+      const issued = await issueApiKey(db, actor, { storeSlug: session.store.slug, mode: body.mode, scope: 'store' });
+      const stored = await db.apiKey.findUniqueOrThrow({ where: { id: issued.id } });
+      return { status: 201, body: { ...toConsoleKey(stored), secret: issued.key } };
+    },
+    revoke: async ({ params, req }) => {
+      const { session, actor } = consoleOf(req);
+      await revokeApiKey(db, actor, params.id, clock.now(), session.store.id);
+      const stored = await db.apiKey.findFirst({ where: { id: params.id, storeId: session.store.id } });
+      if (stored === null) throw new AppError('not_found', `No API key with id "${params.id}".`);
+      return { status: 200, body: toConsoleKey(stored) };
+    },
+  });

@@ -1,0 +1,207 @@
+// The console's API through real HTTP on PostgreSQL (docs/console.md): a user made by the operator's
+// CLI sets a password through the one-time link; the session cookie and its CSRF token; keys made,
+// used on the merchant API and revoked from the console; roles; another store's user; login
+// throttling with one generic answer; logout.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSRF_HEADER, SESSION_COOKIE } from '../contract/console/index.js';
+import { createMerchantUser } from '../server/domain/merchant-users.js';
+import { LOGIN_FAILURES_PER_ACCOUNT } from '../server/routes/console/session.js';
+import { runAdmin } from './support/admin-cli.js';
+import { call } from './support/http.js';
+import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+
+let service: TestService;
+let shop: SeededStore;
+let rival: SeededStore;
+
+beforeAll(async () => {
+  service = await startService();
+  shop = await seedStore(service.db);
+  rival = await seedStore(service.db);
+});
+afterAll(async () => service?.close());
+
+interface Browser {
+  cookie: string | undefined;
+  csrf: string | undefined;
+}
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  setCookie: string[];
+}
+
+/** A request as the console's page makes it: same origin, the session cookie, the CSRF token on changes. */
+async function consoleCall(browser: Browser, method: string, path: string, body?: unknown, options: { csrf?: string | null; origin?: string } = {}): Promise<Answer> {
+  const headers: Record<string, string> = { origin: options.origin ?? service.baseUrl };
+  if (browser.cookie !== undefined) headers.cookie = `${SESSION_COOKIE}=${browser.cookie}`;
+  const csrf = options.csrf === undefined ? browser.csrf : options.csrf;
+  if (csrf !== null && csrf !== undefined && method !== 'GET') headers[CSRF_HEADER] = csrf;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${service.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await response.text();
+  const setCookie = response.headers.getSetCookie();
+  for (const line of setCookie) {
+    const match = new RegExp(`^${SESSION_COOKIE}=([^;]*)`).exec(line);
+    if (match) browser.cookie = match[1] === '' ? undefined : match[1];
+  }
+  const parsed = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+  if (typeof parsed.csrf_token === 'string') browser.csrf = parsed.csrf_token;
+  return { status: response.status, body: parsed, setCookie };
+}
+
+const newBrowser = (): Browser => ({ cookie: undefined, csrf: undefined });
+
+/** A user of the store with a chosen password, logged in. */
+async function loggedIn(store: SeededStore, role: 'owner' | 'admin' | 'viewer'): Promise<{ browser: Browser; email: string }> {
+  const email = `${role}-${Math.random().toString(36).slice(2, 8)}@${store.store.slug}.example`;
+  const { setupPath } = await createMerchantUser(service.db, TEST_OPERATOR, { storeId: store.store.id, email, role }, new Date());
+  const browser = newBrowser();
+  const token = new URL(setupPath, 'http://x').searchParams.get('token');
+  expect((await consoleCall(browser, 'POST', '/console/api/setup', { token, password: 'correct horse battery' })).status).toBe(200);
+  return { browser, email };
+}
+
+describe('the first owner', () => {
+  it('is created by the CLI with a one-time setup link, where the password is chosen', async () => {
+    const email = `Owner.${Date.now()}@Example.com`;
+    const created = await runAdmin(service.databaseUrl, '--json', 'user', 'create', '--merchant', shop.store.slug, '--email', email, '--role', 'owner');
+    expect(created.code).toBe(0);
+    const printed = JSON.parse(created.stdout) as { user: { email: string; role: string }; setup_url: string };
+    expect(printed.user).toMatchObject({ email: email.toLowerCase(), role: 'owner' });
+    const setupUrl = new URL(printed.setup_url);
+    expect(setupUrl.pathname).toBe('/console/setup');
+    const token = setupUrl.searchParams.get('token') as string;
+    // Only the token's hash is stored.
+    expect(JSON.stringify(await service.db.userSetupToken.findMany())).not.toContain(token);
+
+    const browser = newBrowser();
+    const short = await consoleCall(browser, 'POST', '/console/api/setup', { token, password: 'short' });
+    expect(short.status).toBe(400);
+    expect(short.body.errors).toEqual([expect.objectContaining({ field: 'password' })]);
+    const wrong = await consoleCall(browser, 'POST', '/console/api/setup', { token: `${token}x`, password: 'a long enough password' });
+    expect(wrong.status).toBe(404);
+
+    const setUp = await consoleCall(browser, 'POST', '/console/api/setup', { token, password: 'a long enough password' });
+    expect(setUp.status).toBe(200);
+    expect(setUp.body).toMatchObject({ user: { email: email.toLowerCase(), role: 'owner' }, store: { id: shop.store.id, slug: shop.store.slug } });
+    // The cookie: HttpOnly, SameSite=Lax, scoped to /console; not Secure on localhost only.
+    const cookie = setUp.setCookie.find((line) => line.startsWith(`${SESSION_COOKIE}=`)) ?? '';
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Lax/);
+    expect(cookie).toMatch(/; Path=\/console/);
+    expect(cookie).not.toMatch(/; Secure/);
+    // Sessions are stored as hashes too.
+    expect(JSON.stringify(await service.db.consoleSession.findMany())).not.toContain(browser.cookie);
+
+    // The link works once.
+    expect((await consoleCall(newBrowser(), 'POST', '/console/api/setup', { token, password: 'another long password' })).status).toBe(404);
+    expect((await consoleCall(browser, 'GET', '/console/api/session')).status).toBe(200);
+  });
+
+  it('answers a bad CLI call with exit 2, and an email taken with exit 1', async () => {
+    const bad = await runAdmin(service.databaseUrl, '--json', 'user', 'create', '--merchant', shop.store.slug, '--email', 'not-an-email', '--role', 'boss');
+    expect(bad.code).toBe(2);
+    expect((JSON.parse(bad.stdout) as { errors: Array<{ field: string }> }).errors.map((error) => error.field).sort()).toEqual(['--email', '--role']);
+    const email = `twice-${Date.now()}@example.com`;
+    expect((await runAdmin(service.databaseUrl, 'user', 'create', '--merchant', shop.store.slug, '--email', email, '--role', 'viewer')).code).toBe(0);
+    const again = await runAdmin(service.databaseUrl, '--json', 'user', 'create', '--merchant', rival.store.slug, '--email', email.toUpperCase(), '--role', 'viewer');
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stdout).error_code).toBe('conflict');
+  });
+});
+
+describe('keys from the console', () => {
+  it('creates a key shown once, which the API takes; revokes it, which the API then refuses', async () => {
+    const { browser } = await loggedIn(shop, 'admin');
+    const created = await consoleCall(browser, 'POST', '/console/api/keys', { mode: 'live' });
+    expect(created.status).toBe(201);
+    const secret = created.body.secret as string;
+    expect(secret).toMatch(/^ak_live_/);
+    expect(created.body).toMatchObject({ mode: 'live', last4: secret.slice(-4), last_used_at: null, revoked_at: null });
+
+    expect((await call(service.baseUrl, 'GET', '/v2/orders/none-such', { key: secret })).status).toBe(404);
+    // Its use is recorded, to the minute, and the list never holds a secret.
+    await expect
+      .poll(async () => ((await consoleCall(browser, 'GET', '/console/api/keys')).body.data as Array<{ id: string; last_used_at: string | null }>).find((key) => key.id === created.body.id)?.last_used_at ?? null)
+      .toMatch(/:00\.000Z$/);
+    const listed = await consoleCall(browser, 'GET', '/console/api/keys');
+    expect(JSON.stringify(listed.body)).not.toContain(secret);
+
+    const revoked = await consoleCall(browser, 'POST', `/console/api/keys/${created.body.id as string}/revoke`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revoked_at).toEqual(expect.any(String));
+    expect((await call(service.baseUrl, 'GET', '/v2/orders/none-such', { key: secret })).status).toBe(401);
+  });
+
+  it('refuses a change without the CSRF token or from another origin, a viewer, and another store', async () => {
+    const { browser } = await loggedIn(shop, 'owner');
+    expect((await consoleCall(browser, 'POST', '/console/api/keys', { mode: 'test' }, { csrf: null })).status).toBe(403);
+    expect((await consoleCall(browser, 'POST', '/console/api/keys', { mode: 'test' }, { csrf: 'forged' })).status).toBe(403);
+    expect((await consoleCall(browser, 'POST', '/console/api/keys', { mode: 'test' }, { origin: 'https://evil.example' })).status).toBe(403);
+    const mine = await consoleCall(browser, 'POST', '/console/api/keys', { mode: 'test' });
+    expect(mine.status).toBe(201);
+    const bad = await consoleCall(browser, 'POST', '/console/api/keys', { mode: 'sandbox' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([{ field: 'mode', message: 'must be live or test' }]);
+
+    const viewer = await loggedIn(shop, 'viewer');
+    expect((await consoleCall(viewer.browser, 'GET', '/console/api/keys')).status).toBe(200);
+    const refused = await consoleCall(viewer.browser, 'POST', '/console/api/keys', { mode: 'test' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error_code).toBe('forbidden');
+
+    const stranger = await loggedIn(rival, 'owner');
+    const theirs = await consoleCall(stranger.browser, 'POST', `/console/api/keys/${mine.body.id as string}/revoke`);
+    expect(theirs.status).toBe(404);
+    expect(((await consoleCall(stranger.browser, 'GET', '/console/api/keys')).body.data as Array<{ id: string }>).map((key) => key.id)).not.toContain(mine.body.id);
+    expect((await service.db.apiKey.findUniqueOrThrow({ where: { id: mine.body.id as string } })).revokedAt).toBeNull();
+  });
+});
+
+describe('login and logout', () => {
+  it('logs in with email and password, rotates the session, and logs out for good', async () => {
+    const { browser, email } = await loggedIn(shop, 'viewer');
+    const before = browser.cookie;
+    const again = await consoleCall(browser, 'POST', '/console/api/session', { email: email.toUpperCase(), password: 'correct horse battery' });
+    expect(again.status).toBe(200);
+    expect(browser.cookie).not.toBe(before);
+    // The replaced session is gone.
+    expect((await consoleCall({ cookie: before, csrf: undefined }, 'GET', '/console/api/session')).status).toBe(401);
+
+    const old = { ...browser };
+    expect((await consoleCall(browser, 'DELETE', '/console/api/session')).status).toBe(200);
+    expect(browser.cookie).toBeUndefined();
+    expect((await consoleCall(old, 'GET', '/console/api/session')).status).toBe(401);
+  });
+
+  it('answers a wrong password and an unknown email alike, and throttles an account', async () => {
+    const { email } = await loggedIn(shop, 'viewer');
+    const wrong = await consoleCall(newBrowser(), 'POST', '/console/api/session', { email, password: 'not the password' });
+    const unknown = await consoleCall(newBrowser(), 'POST', '/console/api/session', { email: `nobody-${email}`, password: 'not the password' });
+    expect([wrong.status, unknown.status]).toEqual([401, 401]);
+    expect(wrong.body).toEqual(unknown.body);
+
+    for (let attempt = 1; attempt < LOGIN_FAILURES_PER_ACCOUNT; attempt += 1) {
+      expect((await consoleCall(newBrowser(), 'POST', '/console/api/session', { email, password: `guess ${attempt}` })).status).toBe(401);
+    }
+    // The account has used its allowance: even the right password waits.
+    const throttled = await consoleCall(newBrowser(), 'POST', '/console/api/session', { email, password: 'correct horse battery' });
+    expect(throttled.status).toBe(429);
+    expect(throttled.body.error_code).toBe('rate_limited');
+  });
+
+  it('answers 401 to every console route without a session', async () => {
+    for (const [method, path] of [
+      ['GET', '/console/api/session'],
+      ['DELETE', '/console/api/session'],
+      ['GET', '/console/api/keys'],
+      ['POST', '/console/api/keys'],
+    ] as const) {
+      const answer = await consoleCall(newBrowser(), method, path, method === 'POST' ? { mode: 'live' } : undefined);
+      expect(answer.status, `${method} ${path}`).toBe(401);
+      expect(answer.body.error_code).toBe('unauthorized');
+    }
+  });
+});
