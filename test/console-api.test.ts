@@ -7,7 +7,7 @@ import { CSRF_HEADER, SESSION_COOKIE } from '../contract/console/index.js';
 import { createMerchantUser } from '../server/domain/merchant-users.js';
 import { LOGIN_FAILURES_PER_ACCOUNT } from '../server/routes/console/session.js';
 import { runAdmin } from './support/admin-cli.js';
-import { call } from './support/http.js';
+import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
 
 let service: TestService;
@@ -203,5 +203,142 @@ describe('login and logout', () => {
       expect(answer.status, `${method} ${path}`).toBe(401);
       expect(answer.body.error_code).toBe('unauthorized');
     }
+  });
+});
+
+describe("the store's pages", () => {
+  /** An order placed now through the API, so it counts in this month. */
+  async function placeOrder(store: SeededStore, overrides: Record<string, unknown> = {}): Promise<string> {
+    const body = orderBody({ source_created_on: new Date().toISOString(), ...overrides });
+    const created = await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body });
+    expect(created.status).toBe(201);
+    return body.source_order_id as string;
+  }
+
+  it('overview: the billing statement to the cent, orders, attach rate, open claims, 90 days', async () => {
+    const store = await seedStore(service.db);
+    const { browser } = await loggedIn(store, 'viewer');
+    const protectedOrder = await placeOrder(store);
+    await placeOrder(store);
+    await placeOrder(store, { insurance_selected: false });
+    expect((await call(service.baseUrl, 'POST', '/v1/claims', { key: store.liveKey, body: { source_order_id: protectedOrder, reason: 'lost' } })).status).toBe(201);
+    const month = new Date().toISOString().slice(0, 7);
+
+    const overview = await consoleCall(browser, 'GET', `/console/api/overview?month=${month}`);
+    expect(overview.status).toBe(200);
+    const statement = await call(service.baseUrl, 'GET', `/v1/billing/statements?month=${month}`, { key: store.liveKey });
+    expect(overview.body.statement).toEqual(statement.body);
+    // Two protected orders of 125.00 at 1.5 %: 1.88 each.
+    expect(statement.body).toMatchObject({ premiums: { count: 2, total: 3.76 } });
+    expect(overview.body).toMatchObject({ month, orders: { count: 3, protected: 2, attach_rate: 2 / 3 }, open_claims: 1 });
+    const days = overview.body.daily_net_cents as Array<{ day: string; net_cents: number }>;
+    expect(days).toHaveLength(90);
+    expect(days.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), net_cents: 376 });
+    expect(days.slice(0, -1).every((day) => day.net_cents === 0)).toBe(true);
+    expect((await consoleCall(browser, 'GET', '/console/api/overview?month=2026-13')).status).toBe(400);
+  });
+
+  it('orders: search by id, number and email, page by cursor, and the order page; another store sees none of it', async () => {
+    const store = await seedStore(service.db);
+    const { browser } = await loggedIn(store, 'viewer');
+    const ids: string[] = [];
+    for (let index = 0; index < 26; index += 1) ids.push(await placeOrder(store, { customer_details: { first_name: 'Ada', last_name: 'L', email: index === 3 ? 'Found.Me@Example.com' : `n${index}@example.com` } }));
+
+    const first = await consoleCall(browser, 'GET', '/console/api/orders');
+    expect(first.status).toBe(200);
+    expect((first.body.data as unknown[]).length).toBe(25);
+    const second = await consoleCall(browser, 'GET', `/console/api/orders?cursor=${first.body.next_cursor as string}`);
+    expect(second.body.next_cursor).toBeNull();
+    const listed = [...(first.body.data as Array<{ source_order_id: string }>), ...(second.body.data as Array<{ source_order_id: string }>)].map((order) => order.source_order_id);
+    expect([...listed].sort()).toEqual([...ids].sort());
+    expect(listed[0]).toBe(ids.at(-1)); // newest first
+
+    const byEmail = await consoleCall(browser, 'GET', `/console/api/orders?q=${encodeURIComponent(' found.me@example.COM ')}`);
+    expect((byEmail.body.data as Array<{ source_order_id: string }>).map((order) => order.source_order_id)).toEqual([ids[3]]);
+    const byId = await consoleCall(browser, 'GET', `/console/api/orders?q=${ids[5] as string}`);
+    const found = (byId.body.data as Array<{ source_order_id: string; order_number: string; premium_cents: number; has_pii: boolean }>)[0];
+    expect(found).toMatchObject({ source_order_id: ids[5], premium_cents: 188, has_pii: true });
+    const byNumber = await consoleCall(browser, 'GET', `/console/api/orders?q=${found?.order_number as string}`);
+    expect((byNumber.body.data as Array<{ source_order_id: string }>).map((order) => order.source_order_id)).toEqual([ids[5]]);
+    expect((await consoleCall(browser, 'GET', '/console/api/orders?cursor=not-a-cursor')).status).toBe(400);
+
+    // The order page: ledger, shipments, claims and refunds.
+    const orderId = ids[0] as string;
+    expect((await call(service.baseUrl, 'POST', '/v1/shipments', { key: store.liveKey, body: { tracking_number: 'SBXTRANSIT', source_order_id: orderId, courier_id: 'ups' } })).status).toBe(201);
+    expect((await call(service.baseUrl, 'PATCH', `/v2/orders/${orderId}`, { key: store.liveKey, body: { subtotal: 200 } })).status).toBe(200);
+    const page = await consoleCall(browser, 'GET', `/console/api/orders/${orderId}`);
+    expect(page.status).toBe(200);
+    expect(page.body.order).toMatchObject({ source_order_id: orderId, paid_to_insure: 3, has_pii: true });
+    expect((page.body.ledger as Array<{ reason: string; amount_cents: number }>).map((entry) => [entry.reason, entry.amount_cents])).toEqual([
+      ['booking', 188],
+      ['repricing', 112],
+    ]);
+    expect((page.body.shipments as Array<{ tracking_number: string }>).map((shipment) => shipment.tracking_number)).toEqual(['SBXTRANSIT']);
+    expect(page.body).toMatchObject({ claims: [], refunds: [] });
+
+    const stranger = await loggedIn(rival, 'owner');
+    expect((await consoleCall(stranger.browser, 'GET', `/console/api/orders/${orderId}`)).status).toBe(404);
+    expect((await consoleCall(stranger.browser, 'GET', `/console/api/orders?q=${orderId}`)).body.data).toEqual([]);
+  });
+
+  it('claims: a queue by status, the history, decisions along the allowed transitions only', async () => {
+    const store = await seedStore(service.db);
+    const admin = await loggedIn(store, 'admin');
+    const viewer = await loggedIn(store, 'viewer');
+    const orderId = await placeOrder(store);
+    const filed = await call(service.baseUrl, 'POST', '/v1/claims', { key: store.liveKey, body: { source_order_id: orderId, reason: 'damaged', description: 'crushed box' } });
+    const claimId = filed.body.id as string;
+
+    expect(((await consoleCall(viewer.browser, 'GET', '/console/api/claims?status=open')).body.data as Array<{ id: string }>).map((claim) => claim.id)).toEqual([claimId]);
+    expect((await consoleCall(viewer.browser, 'GET', '/console/api/claims?status=paid')).body.data).toEqual([]);
+    expect((await consoleCall(viewer.browser, 'GET', '/console/api/claims?status=lost')).status).toBe(400);
+    const detail = await consoleCall(viewer.browser, 'GET', `/console/api/claims/${claimId}`);
+    expect(detail.body).toMatchObject({ claim: { id: claimId, status: 'open', description: 'crushed box' }, next_statuses: ['in_review', 'approved', 'denied', 'closed'] });
+
+    expect((await consoleCall(viewer.browser, 'POST', `/console/api/claims/${claimId}/status`, { status: 'approved' })).status).toBe(403);
+    const approved = await consoleCall(admin.browser, 'POST', `/console/api/claims/${claimId}/status`, { status: 'approved', note: 'photos match' });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({
+      claim: { status: 'approved' },
+      history: [
+        { from_status: null, to_status: 'open', note: null },
+        { from_status: 'open', to_status: 'approved', note: 'photos match' },
+      ],
+    });
+    const illegal = await consoleCall(admin.browser, 'POST', `/console/api/claims/${claimId}/status`, { status: 'open' });
+    expect(illegal.status).toBe(409);
+    expect(illegal.body.error_code).toBe('conflict');
+    // The order page shows the decision.
+    expect((await consoleCall(viewer.browser, 'GET', `/console/api/orders/${orderId}`)).body.claims).toEqual([expect.objectContaining({ id: claimId, status: 'approved' })]);
+    // The audit log names the console user.
+    const audit = await service.db.auditEvent.findFirst({ where: { subjectId: claimId, action: 'claim.status_changed' } });
+    expect(audit).toMatchObject({ actorKind: 'console_user' });
+
+    const stranger = await loggedIn(rival, 'owner');
+    expect((await consoleCall(stranger.browser, 'GET', `/console/api/claims/${claimId}`)).status).toBe(404);
+    expect((await consoleCall(stranger.browser, 'POST', `/console/api/claims/${claimId}/status`, { status: 'paid' })).status).toBe(404);
+    expect((await consoleCall(stranger.browser, 'GET', '/console/api/claims')).body.data).toEqual([]);
+    expect((await service.db.claim.findUniqueOrThrow({ where: { id: claimId } })).status).toBe('approved');
+  });
+
+  it('billing: the statement as the API answers it, and its ledger entries as CSV', async () => {
+    const store = await seedStore(service.db);
+    const { browser } = await loggedIn(store, 'viewer');
+    await placeOrder(store, { source_order_id: 'needs "quotes", here' });
+    await placeOrder(store);
+    const month = new Date().toISOString().slice(0, 7);
+    const statement = await consoleCall(browser, 'GET', `/console/api/billing/statements/${month}`);
+    expect(statement.body).toEqual((await call(service.baseUrl, 'GET', `/v1/billing/statements?month=${month}`, { key: store.liveKey })).body);
+
+    const csv = await fetch(`${service.baseUrl}/console/api/billing/statements/${month}/csv`, { headers: { cookie: `${SESSION_COOKIE}=${browser.cookie as string}` } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="statement-${month}.csv"`);
+    const lines = (await csv.text()).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('effective_at,source_order_id,reason,amount_cents');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^[^,]+,"needs ""quotes"", here",booking,188$/);
+    expect(lines.slice(1).reduce((sum, line) => sum + Number(line.split(',').at(-1)), 0)).toBe(376);
+    expect((await consoleCall(browser, 'GET', '/console/api/billing/statements/2026-1')).status).toBe(400);
   });
 });

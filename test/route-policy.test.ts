@@ -3,6 +3,7 @@
 // its request is validated (validation comes before existence, for test keys as for live ones).
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleContract } from '../contract/console/index.js';
 import { contract } from '../contract/index.js';
 import { policyOf } from '../contract/policy.js';
 import { call, orderBody } from './support/http.js';
@@ -32,6 +33,19 @@ describe('every route of the contract', () => {
     } else {
       expect(policy?.rateLimit).toBe('none');
     }
+  });
+});
+
+describe('every route of the console contract', () => {
+  it.each(routesOf(consoleContract))('%s declares a session policy', (name, route) => {
+    const policy = policyOf(route.metadata);
+    expect(route.path.startsWith('/console/api/')).toBe(true);
+    // Only the two routes that open a session go without one.
+    const opensSession = name === 'session.login' || name === 'session.setup';
+    expect(policy?.auth).toBe(opensSession ? 'none' : 'session');
+    expect(policy?.rateLimit).toBe('none');
+    // A viewer reads; every change but logging out needs admin or owner.
+    if (!opensSession && route.method !== 'GET' && name !== 'session.logout') expect(['admin', 'owner']).toContain(policy?.role);
   });
 });
 

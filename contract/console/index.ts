@@ -3,6 +3,10 @@
 // (web/console) and the server's console routes both derive from it.
 import { initContract } from '@ts-rest/core';
 import { consoleApiKeysContract } from './api-keys.js';
+import { consoleBillingContract } from './billing.js';
+import { consoleClaimsContract } from './claims.js';
+import { consoleOrdersContract } from './orders.js';
+import { consoleOverviewContract } from './overview.js';
 import { consoleSessionContract } from './session.js';
 
 const c = initContract();
@@ -11,10 +15,18 @@ export const consoleContract = c.router(
   {
     session: consoleSessionContract,
     keys: consoleApiKeysContract,
+    overview: consoleOverviewContract,
+    orders: consoleOrdersContract,
+    claims: consoleClaimsContract,
+    billing: consoleBillingContract,
   },
   { strictStatusCodes: true },
 );
 export type ConsoleContract = typeof consoleContract;
 
 export * from './api-keys.js';
+export * from './billing.js';
+export * from './claims.js';
+export * from './orders.js';
+export * from './overview.js';
 export * from './session.js';

@@ -150,3 +150,23 @@ export async function billingStatement(db: Database, storeId: string, month: str
     netCents: centsNumber(premiumCents + repricingCents + reversalCents),
   };
 }
+
+export interface MonthLedgerEntry {
+  effectiveAt: Date;
+  sourceOrderId: string;
+  reason: 'booking' | 'repricing' | 'reversal';
+  amountCents: number;
+}
+
+/** The month's ledger entries of the store, oldest first: what its statement sums (the CSV export). */
+export async function monthLedgerEntries(db: Database, storeId: string, month: string): Promise<MonthLedgerEntry[]> {
+  const { start } = monthBounds(month);
+  const rows = await db.$queryRaw<Array<{ effective_at: Date; source_order_id: string; reason: MonthLedgerEntry['reason']; amount_cents: bigint }>>`
+    SELECT e.effective_at, o.source_order_id, e.reason::text AS reason, e.amount_cents
+      FROM premium_ledger_entries e JOIN orders o ON o.id = e.order_id
+     WHERE e.store_id = ${storeId}::uuid
+       AND e.effective_at >= ${start.toISOString()}::timestamptz
+       AND e.effective_at < ${start.toISOString()}::timestamptz + interval '1 month'
+     ORDER BY e.effective_at, e.id`;
+  return rows.map((row) => ({ effectiveAt: row.effective_at, sourceOrderId: row.source_order_id, reason: row.reason, amountCents: Number(row.amount_cents) }));
+}

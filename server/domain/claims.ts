@@ -157,11 +157,15 @@ export async function listClaims(db: Database, scope: StoreScope, sourceOrderId:
   return rows.map(toClaimRecord);
 }
 
-/** Moves a claim to a new status (operators, through the admin CLI). Setting the current status again is a no-op. */
-export async function setClaimStatus(db: Database, actor: Actor, id: string, status: ClaimStatus, now: Date, note?: string): Promise<ClaimRecord> {
+/**
+ * Moves a claim to a new status (the operator's CLI, or a store's console user: `storeId` then
+ * confines it to that store's claims). Setting the current status again is a no-op.
+ */
+export async function setClaimStatus(db: Database, actor: Actor, id: string, status: ClaimStatus, now: Date, note?: string, storeId?: string): Promise<ClaimRecord> {
   if (!isUuid(id)) throw new AppError('not_found', `No claim with id "${id}".`);
   return db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<Array<{ status: ClaimStatus }>>`SELECT status FROM claims WHERE id = ${id}::uuid FOR UPDATE`;
+    const locked = await tx.$queryRaw<Array<{ status: ClaimStatus }>>`
+      SELECT status FROM claims WHERE id = ${id}::uuid AND (${storeId ?? null}::uuid IS NULL OR store_id = ${storeId ?? null}::uuid) FOR UPDATE`;
     const current = locked[0]?.status;
     if (current === undefined) throw new AppError('not_found', `No claim with id "${id}".`);
     if (current === status) return toClaimRecord(await tx.claim.findUniqueOrThrow({ where: { id }, include: claimInclude }));
@@ -187,4 +191,20 @@ export async function setClaimStatus(db: Database, actor: Actor, id: string, sta
     await emitEvent(tx, actor, claim.storeId, newEvent('claim.status_changed', { ...toClaimResponse(claim), status_change: statusChange }), now);
     return claim;
   });
+}
+
+/** A store's claims, oldest first (the console's queue), of one status or all. */
+export async function listStoreClaims(db: Database, storeId: string, status?: ClaimStatus): Promise<ClaimRecord[]> {
+  const rows = await db.claim.findMany({
+    where: { storeId, ...(status === undefined ? {} : { status }) },
+    include: claimInclude,
+    orderBy: [{ createdOn: 'asc' }, { id: 'asc' }],
+    take: 500,
+  });
+  return rows.map(toClaimRecord);
+}
+
+/** A claim's status changes, oldest first. */
+export async function claimHistory(db: Database, claimId: string) {
+  return db.claimStatusChange.findMany({ where: { claimId }, orderBy: { id: 'asc' } });
 }

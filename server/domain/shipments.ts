@@ -572,3 +572,9 @@ export async function applyProviderEvent(db: Database, providerRef: string, repo
   await applyTrackingReport(db, TRACKING_WEBHOOK_ACTOR, shipment.id, report, now);
   return true;
 }
+
+/** Every shipment of an order, oldest first, with its latest checkpoints (the console's order page). */
+export async function listOrderShipments(db: Database, orderId: string): Promise<ShipmentRecord[]> {
+  const rows = await db.shipment.findMany({ where: { orderId }, orderBy: [{ createdOn: 'asc' }, { id: 'asc' }], include: shipmentInclude });
+  return rows.map(toShipmentRecord);
+}

@@ -9,6 +9,8 @@ import { csrfTokenMatches, findSession, type ConsoleSessionRecord } from '../dom
 import type { Clock } from '../domain/clock.js';
 import { AppError } from '../domain/errors.js';
 import { roleAllows } from '../domain/merchant-users.js';
+import type { StoreScope } from '../domain/actor.js';
+import { findStoreBySlug } from '../domain/stores.js';
 import type { Database } from '../db/client.js';
 import { routePolicy } from './route-policy.js';
 import './request-types.js';
@@ -69,6 +71,15 @@ export function consoleSession(deps: { db: Database; clock: Clock }): RequestHan
       })
       .catch(next);
   };
+}
+
+/**
+ * The store scope a console user acts in, for the domain functions the API shares: live data
+ * only (the console shows the store's real orders), the user as the actor.
+ */
+export async function consoleScopeOf(db: Database, req: Request): Promise<StoreScope> {
+  const { session, actor } = consoleOf(req);
+  return { store: await findStoreBySlug(db, session.store.slug), actor, mode: 'live' };
 }
 
 /** The console session of an authenticated console route; the middleware guarantees it. */

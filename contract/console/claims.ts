@@ -1,0 +1,46 @@
+// The console's claims: a queue by status, the claim with its history, and a decision along the
+// allowed transitions (the same domain rule as the operator's CLI), each with a note.
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { CLAIM_STATUSES, ClaimResponse } from '../claims.js';
+import { DateTime, string } from '../common.js';
+import { pickErrors } from '../errors.js';
+import { sessionRoute } from '../policy.js';
+
+const c = initContract();
+
+const Status = z.enum(CLAIM_STATUSES, { errorMap: () => ({ message: `must be one of ${CLAIM_STATUSES.join(', ')}` }) });
+
+export const ConsoleClaimDetail = z.object({
+  claim: ClaimResponse,
+  history: z.array(z.object({ from_status: z.enum(CLAIM_STATUSES).nullable(), to_status: z.enum(CLAIM_STATUSES), note: z.string().nullable(), created_at: DateTime })),
+  next_statuses: z.array(z.enum(CLAIM_STATUSES)).describe('Where it may move from here.'),
+});
+
+export const consoleClaimsContract = c.router({
+  list: {
+    method: 'GET',
+    path: '/console/api/claims',
+    query: z.object({ status: Status.optional() }),
+    responses: { 200: z.object({ data: z.array(ClaimResponse) }), ...pickErrors(400, 401, 500) },
+    metadata: sessionRoute('viewer'),
+    summary: "The store's claims, oldest first (the queue), by status",
+  },
+  get: {
+    method: 'GET',
+    path: '/console/api/claims/:id',
+    pathParams: z.object({ id: z.string().uuid('must be a claim id') }),
+    responses: { 200: ConsoleClaimDetail, ...pickErrors(400, 401, 404, 500) },
+    metadata: sessionRoute('viewer'),
+    summary: 'A claim, its history, and where it may go',
+  },
+  setStatus: {
+    method: 'POST',
+    path: '/console/api/claims/:id/status',
+    pathParams: z.object({ id: z.string().uuid('must be a claim id') }),
+    body: z.object({ status: Status, note: string(2000).optional() }),
+    responses: { 200: ConsoleClaimDetail, ...pickErrors(400, 401, 403, 404, 409, 500) },
+    metadata: sessionRoute('admin'),
+    summary: 'Move a claim along an allowed transition, with a note',
+  },
+});

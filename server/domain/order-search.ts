@@ -1,0 +1,114 @@
+// Finding a store's orders (the console's search): by source order id, by either order number, or
+// by the shopper's email through its keyed hash (customer-data.ts), newest first, a page at a
+// time; and everything that happened to one order, for its page.
+import type { Database } from '../db/client.js';
+import type { StoreScope } from './actor.js';
+import { listClaims, type ClaimRecord } from './claims.js';
+import { AppError } from './errors.js';
+import { ledgerTotals } from './ledger.js';
+import { getOrder, type OrderRecord } from './orders/index.js';
+import { hasPersonalData } from './personal-data.js';
+import { listOrderShipments, type ShipmentRecord } from './shipments.js';
+
+export interface OrderSummary {
+  id: string;
+  sourceOrderId: string;
+  sourceOrderNumber: string;
+  orderNumber: string;
+  status: string;
+  insuranceSelected: boolean;
+  premiumCents: number;
+  hasPii: boolean;
+  createdOn: Date;
+  cancelledOn: Date | null;
+}
+
+/** A cursor is the last order of the page: its creation time and id, opaque to the caller. */
+const encodeCursor = (order: { createdOn: Date; id: string }) => Buffer.from(`${order.createdOn.toISOString()}|${order.id}`).toString('base64url');
+function decodeCursor(cursor: string): { createdOn: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdOn = new Date(at ?? '');
+  if (id === undefined || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdOn.getTime())) {
+    throw new AppError('invalid_request', 'The cursor is not one this search gave.', [{ field: 'cursor', message: 'must be a next_cursor of an earlier page' }]);
+  }
+  return { createdOn, id };
+}
+
+export async function searchOrders(db: Database, storeId: string, query: { q?: string; cursor?: string }, limit: number): Promise<{ orders: OrderSummary[]; nextCursor: string | null }> {
+  const q = query.q?.trim() ?? '';
+  const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+  const matching =
+    q === ''
+      ? {}
+      : q.includes('@')
+        ? { id: { in: (await db.$queryRaw<Array<{ id: string }>>`SELECT id FROM orders WHERE store_id = ${storeId}::uuid AND customer_email_lookup = email_lookup_hash(${q})`).map((row) => row.id) } }
+        : { OR: [{ sourceOrderId: q }, { sourceOrderNumber: q }, { orderNumber: q }] };
+  const rows = await db.order.findMany({
+    where: {
+      storeId,
+      ...matching,
+      ...(after === null ? {} : { OR: [{ createdOn: { lt: after.createdOn } }, { createdOn: after.createdOn, id: { lt: after.id } }] }),
+    },
+    orderBy: [{ createdOn: 'desc' }, { id: 'desc' }],
+    take: limit + 1,
+    include: { ledgerEntries: { select: { amountCents: true, reason: true } } },
+  });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    orders: page.map((row) => ({
+      id: row.id,
+      sourceOrderId: row.sourceOrderId,
+      sourceOrderNumber: row.sourceOrderNumber,
+      orderNumber: row.orderNumber,
+      status: row.status,
+      insuranceSelected: row.insuranceSelected,
+      premiumCents: ledgerTotals(row.ledgerEntries).netCents,
+      hasPii: hasPersonalData(row),
+      createdOn: row.createdOn,
+      cancelledOn: row.cancelledOn,
+    })),
+    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null,
+  };
+}
+
+export interface OrderHistory {
+  order: OrderRecord;
+  ledger: Array<{ id: string; reason: 'booking' | 'repricing' | 'reversal'; amountCents: number; effectiveAt: Date; createdAt: Date; refundId: string | null }>;
+  shipments: ShipmentRecord[];
+  claims: ClaimRecord[];
+  refunds: Array<{ refundId: string; amountCents: number | null; protectionRefundedCents: number; reversedCents: number; note: string | null; refundedAt: Date | null; receivedAt: Date }>;
+}
+
+/** Everything that happened to one order of the store. */
+export async function orderHistory(db: Database, scope: StoreScope, sourceOrderId: string): Promise<OrderHistory> {
+  const order = await getOrder(db, scope, sourceOrderId);
+  const [ledger, shipments, claims, refunds] = await Promise.all([
+    db.premiumLedgerEntry.findMany({ where: { orderId: order.id }, orderBy: { id: 'asc' }, include: { refund: { select: { sourceRefundId: true } } } }),
+    listOrderShipments(db, order.id),
+    listClaims(db, scope, sourceOrderId),
+    db.refund.findMany({ where: { orderId: order.id }, orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }] }),
+  ]);
+  return {
+    order,
+    ledger: ledger.map((entry) => ({
+      id: entry.id.toString(),
+      reason: entry.reason,
+      amountCents: Number(entry.amountCents),
+      effectiveAt: entry.effectiveAt,
+      createdAt: entry.createdAt,
+      refundId: entry.refund?.sourceRefundId ?? null,
+    })),
+    shipments,
+    claims,
+    refunds: refunds.map((refund) => ({
+      refundId: refund.sourceRefundId,
+      amountCents: refund.amountCents === null ? null : Number(refund.amountCents),
+      protectionRefundedCents: Number(refund.protectionRefundedCents),
+      reversedCents: Number(refund.reversedCents),
+      note: refund.note,
+      refundedAt: refund.refundedAt,
+      receivedAt: refund.receivedAt,
+    })),
+  };
+}

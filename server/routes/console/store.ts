@@ -1,0 +1,125 @@
+// The console's reads of the store and its claim decisions: thin handlers over the same domain
+// functions as the API and the CLI.
+import { initServer } from '@ts-rest/express';
+import type { z } from 'zod';
+import { consoleBillingContract, consoleClaimsContract, consoleOrdersContract, consoleOverviewContract, CONSOLE_PAGE_LIMIT, type ConsoleClaimDetail } from '../../../contract/console/index.js';
+import { monthLedgerEntries, billingStatement } from '../../domain/billing.js';
+import { CLAIM_TRANSITIONS, claimHistory, getClaim, listStoreClaims, setClaimStatus, type ClaimRecord } from '../../domain/claims.js';
+import { orderHistory, searchOrders } from '../../domain/order-search.js';
+import { storeOverview } from '../../domain/store-overview.js';
+import type { AppDeps } from '../../deps.js';
+import type { Database } from '../../db/client.js';
+import { consoleOf, consoleScopeOf } from '../../http/console-session.js';
+import { toBillingStatementResponse } from '../../wire/billing.js';
+import { toClaimResponse } from '../../wire/claims.js';
+import { toOrderResponse } from '../../wire/orders.js';
+import { toShipmentResponse } from '../../wire/shipments.js';
+
+const s = initServer();
+
+const currentMonth = (now: Date) => now.toISOString().slice(0, 7);
+
+async function claimDetail(db: Database, claim: ClaimRecord): Promise<z.input<typeof ConsoleClaimDetail>> {
+  const history = await claimHistory(db, claim.id);
+  return {
+    claim: toClaimResponse(claim),
+    history: history.map((change) => ({ from_status: change.fromStatus, to_status: change.toStatus, note: change.note, created_at: change.createdAt.toISOString() })),
+    next_statuses: [...CLAIM_TRANSITIONS[claim.status]],
+  };
+}
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+
+export function consoleStoreRouters({ db, clock }: AppDeps) {
+  return {
+    overview: s.router(consoleOverviewContract, {
+      get: async ({ query, req }) => {
+        const overview = await storeOverview(db, consoleOf(req).session.store.id, query.month ?? currentMonth(clock.now()), clock.now());
+        return {
+          status: 200,
+          body: {
+            month: overview.month,
+            statement: toBillingStatementResponse(overview.statement),
+            orders: { ...overview.orders, attach_rate: overview.orders.count === 0 ? 0 : overview.orders.protected / overview.orders.count },
+            open_claims: overview.openClaims,
+            daily_net_cents: overview.dailyNetCents.map((day) => ({ day: day.day, net_cents: day.netCents })),
+          },
+        };
+      },
+    }),
+    orders: s.router(consoleOrdersContract, {
+      search: async ({ query, req }) => {
+        const page = await searchOrders(db, consoleOf(req).session.store.id, query, CONSOLE_PAGE_LIMIT);
+        return {
+          status: 200,
+          body: {
+            data: page.orders.map((order) => ({
+              id: order.id,
+              source_order_id: order.sourceOrderId,
+              source_order_number: order.sourceOrderNumber,
+              order_number: order.orderNumber,
+              status: order.status,
+              insurance_selected: order.insuranceSelected,
+              premium_cents: order.premiumCents,
+              has_pii: order.hasPii,
+              created_on: order.createdOn.toISOString(),
+              cancelled_on: order.cancelledOn?.toISOString() ?? null,
+            })),
+            next_cursor: page.nextCursor,
+          },
+        };
+      },
+      get: async ({ params, req }) => {
+        const history = await orderHistory(db, await consoleScopeOf(db, req), params.source_order_id);
+        return {
+          status: 200,
+          body: {
+            order: toOrderResponse(history.order),
+            order_number: history.order.orderNumber,
+            ledger: history.ledger.map((entry) => ({
+              id: entry.id,
+              reason: entry.reason,
+              amount_cents: entry.amountCents,
+              effective_at: entry.effectiveAt.toISOString(),
+              created_at: entry.createdAt.toISOString(),
+              refund_id: entry.refundId,
+            })),
+            shipments: history.shipments.map(toShipmentResponse),
+            claims: history.claims.map(toClaimResponse),
+            refunds: history.refunds.map((refund) => ({
+              refund_id: refund.refundId,
+              amount_cents: refund.amountCents,
+              protection_refunded_cents: refund.protectionRefundedCents,
+              reversed_cents: refund.reversedCents,
+              note: refund.note,
+              refunded_at: refund.refundedAt?.toISOString() ?? null,
+              received_at: refund.receivedAt.toISOString(),
+            })),
+          },
+        };
+      },
+    }),
+    claims: s.router(consoleClaimsContract, {
+      list: async ({ query, req }) => {
+        const claims = await listStoreClaims(db, consoleOf(req).session.store.id, query.status);
+        return { status: 200, body: { data: claims.map(toClaimResponse) } };
+      },
+      get: async ({ params, req }) => ({ status: 200, body: await claimDetail(db, await getClaim(db, await consoleScopeOf(db, req), params.id)) }),
+      setStatus: async ({ params, body, req }) => {
+        const { session, actor } = consoleOf(req);
+        const claim = await setClaimStatus(db, actor, params.id, body.status, clock.now(), body.note, session.store.id);
+        return { status: 200, body: await claimDetail(db, claim) };
+      },
+    }),
+    billing: s.router(consoleBillingContract, {
+      statement: async ({ params, req }) => ({ status: 200, body: toBillingStatementResponse(await billingStatement(db, consoleOf(req).session.store.id, params.month)) }),
+      csv: async ({ params, req, res }) => {
+        const entries = await monthLedgerEntries(db, consoleOf(req).session.store.id, params.month);
+        const lines = ['effective_at,source_order_id,reason,amount_cents', ...entries.map((entry) => [entry.effectiveAt.toISOString(), csvField(entry.sourceOrderId), entry.reason, String(entry.amountCents)].join(','))];
+        res.setHeader('Content-Disposition', `attachment; filename="statement-${params.month}.csv"`);
+        return { status: 200, body: `${lines.join('\r\n')}\r\n` };
+      },
+    }),
+  };
+}
