@@ -2,18 +2,23 @@
 // plaintext is never stored, so it cannot be shown again). Never done against DATABASE_URL.
 import type { Database } from './db/client.js';
 import { issueApiKey, type IssuedKey } from './domain/api-keys.js';
+import { randomBytes } from 'node:crypto';
 import { createStore, type StoreContext } from './domain/stores.js';
 import type { Actor } from './domain/actor.js';
+import { createMerchantUser, setPasswordWithToken } from './domain/merchant-users.js';
 
 /** The demo store is set up by the service itself, at first start on the embedded database. */
 const DEMO_SETUP: Actor = { kind: 'system', job: 'demo-store' };
 
 export const DEMO_STORE_SLUG = 'demo-store';
+export const DEMO_OWNER_EMAIL = 'owner@demo-store.example';
 
 export interface DemoStore {
   store: StoreContext;
   liveKey: IssuedKey;
   testKey: IssuedKey;
+  /** The console's demo owner: its password is shown once, like the keys. */
+  owner: { email: string; password: string };
 }
 
 /** Creates the demo store when the database has no store at all; returns null otherwise. */
@@ -29,16 +34,21 @@ export async function createDemoStoreIfEmpty(db: Database): Promise<DemoStore | 
   });
   const liveKey = await issueApiKey(db, DEMO_SETUP, { storeSlug: store.slug, mode: 'live', scope: 'store' });
   const testKey = await issueApiKey(db, DEMO_SETUP, { storeSlug: store.slug, mode: 'test', scope: 'store' });
-  return { store, liveKey, testKey };
+  // The owner's password is chosen through the same one-time setup a real owner uses.
+  const password = randomBytes(12).toString('base64url');
+  const { setupToken } = await createMerchantUser(db, DEMO_SETUP, { storeId: store.id, email: DEMO_OWNER_EMAIL, role: 'owner' }, new Date());
+  await setPasswordWithToken(db, setupToken, password, new Date());
+  return { store, liveKey, testKey, owner: { email: DEMO_OWNER_EMAIL, password } };
 }
 
-export function describeDemoStore(demo: DemoStore): string {
+export function describeDemoStore(demo: DemoStore, publicUrl: string): string {
   return [
     '',
     `Created the demo store "${demo.store.slug}" (rate 1.5 %, minimum premium 0.98 USD, covered up to 5000.00 USD).`,
     'Its API keys are shown this once; only their hashes are stored:',
     `  live key: ${demo.liveKey.key}`,
     `  test key: ${demo.testKey.key}`,
+    `The merchant console: ${publicUrl}/console (email ${demo.owner.email}, password ${demo.owner.password}, shown this once).`,
     'Next: export API_KEY=<live key above>, then follow the README quickstart.',
     '',
   ].join('\n');

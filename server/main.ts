@@ -67,7 +67,7 @@ async function main(): Promise<void> {
 
   if (database.embedded) {
     const demo = await createDemoStoreIfEmpty(service.db);
-    if (demo) process.stdout.write(`${describeDemoStore(demo)}\n`);
+    if (demo) process.stdout.write(`${describeDemoStore(demo, config.publicUrl)}\n`);
   }
   // Metrics on a port of their own keep them off the public listener.
   const metricsServer =

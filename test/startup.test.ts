@@ -87,8 +87,21 @@ describe('npm start on the embedded database', () => {
       const requestLines = () => first.output().split('\n').filter((line) => line.includes('"msg":"request"')).length;
       for (let waited = 0; requestLines() < 4 && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(requestLines()).toBeGreaterThanOrEqual(4);
+      // The demo owner's console login, printed once, logs in.
+      const login = /\/console \(email (\S+), password (\S+), shown this once\)/.exec(first.output());
+      expect(login).not.toBeNull();
+      const session = await fetch(`${first.baseUrl}/console/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: first.baseUrl },
+        body: JSON.stringify({ email: login?.[1], password: login?.[2] }),
+      });
+      expect(session.status).toBe(200);
+      expect(await session.json()).toMatchObject({ user: { email: 'owner@demo-store.example', role: 'owner' }, store: { slug: 'demo-store' } });
       const logLines = first.output().split('\n').filter((line) => line.startsWith('{'));
-      for (const line of logLines) expect(line).not.toContain(liveKey);
+      for (const line of logLines) {
+        expect(line).not.toContain(liveKey);
+        expect(line).not.toContain(login?.[2]);
+      }
     } finally {
       expect(await first.stop()).toBe(0);
     }

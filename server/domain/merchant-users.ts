@@ -37,7 +37,9 @@ const UNKNOWN_ACCOUNT_HASH = hashPassword(randomBytes(24).toString('base64'));
 
 export interface CreatedUser {
   user: MerchantUser;
-  /** The one-time setup link's path (the token is in it; it is not stored). */
+  /** The setup link's token, shown once (only its hash is stored). */
+  setupToken: string;
+  /** The one-time setup link's path, with the token. */
   setupPath: string;
 }
 
@@ -57,7 +59,7 @@ export async function createMerchantUser(
     await recordAudit(tx, actor, { storeId: input.storeId, action: 'user.created', subject: { type: 'merchant_user', id: created.id }, details: { role: input.role }, at: now });
     return created;
   });
-  return { user, setupPath: setupPath(setup.token) };
+  return { user, setupToken: setup.token, setupPath: setupPath(setup.token) };
 }
 
 export const setupPath = (token: string): string => `/console/setup?token=${encodeURIComponent(token)}`;
