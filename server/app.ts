@@ -34,6 +34,7 @@ import { consoleSession } from './http/console-session.js';
 import { consoleApiKeysRouter } from './routes/console/api-keys.js';
 import { consoleSessionRouter } from './routes/console/session.js';
 import { consoleStoreRouters } from './routes/console/store.js';
+import { consoleSettingsRouter } from './routes/console/settings.js';
 
 const s = initServer();
 /** Every route this app serves, for telling an unknown path (404) from a wrong method (405). */
@@ -109,7 +110,12 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   // The console's API: a session cookie (and CSRF token for changes) instead of a key.
-  const consoleApi = s.router(consoleContract, { session: consoleSessionRouter(deps), keys: consoleApiKeysRouter(deps), ...consoleStoreRouters(deps) });
+  const consoleApi = s.router(consoleContract, {
+    session: consoleSessionRouter(deps),
+    keys: consoleApiKeysRouter(deps),
+    settings: consoleSettingsRouter(deps),
+    ...consoleStoreRouters(deps),
+  });
   createExpressEndpoints(consoleContract, consoleApi, app, {
     logInitialization: false,
     jsonQuery: false,

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER, SESSION_COOKIE } from '../contract/console/index.js';
 import { createMerchantUser } from '../server/domain/merchant-users.js';
-import { LOGIN_FAILURES_PER_ACCOUNT } from '../server/routes/console/session.js';
+import { LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_IP } from '../server/routes/console/session.js';
 import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
@@ -192,6 +192,25 @@ describe('login and logout', () => {
     expect(throttled.body.error_code).toBe('rate_limited');
   });
 
+  it('throttles an IP that fails across many accounts', async () => {
+    // Its own service, so the address's failures are counted from zero and spare the other tests.
+    const alone = await startService();
+    try {
+      const attempt = (index: number) =>
+        fetch(`${alone.baseUrl}/console/api/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: alone.baseUrl },
+          body: JSON.stringify({ email: `guess-${index}@example.com`, password: 'wrong' }),
+        });
+      for (let index = 0; index < LOGIN_FAILURES_PER_IP; index += 1) expect((await attempt(index)).status).toBe(401);
+      const refused = await attempt(LOGIN_FAILURES_PER_IP);
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error_code: string }).error_code).toBe('rate_limited');
+    } finally {
+      await alone.close();
+    }
+  });
+
   it('answers 401 to every console route without a session', async () => {
     for (const [method, path] of [
       ['GET', '/console/api/session'],
@@ -340,5 +359,83 @@ describe("the store's pages", () => {
     expect(lines[1]).toMatch(/^[^,]+,"needs ""quotes"", here",booking,188$/);
     expect(lines.slice(1).reduce((sum, line) => sum + Number(line.split(',').at(-1)), 0)).toBe(376);
     expect((await consoleCall(browser, 'GET', '/console/api/billing/statements/2026-1')).status).toBe(400);
+  });
+});
+
+describe('shipments, settings, users and passwords', () => {
+  it('shipments: the timeline, and setting the carrier of one whose carrier is unknown', async () => {
+    const store = await seedStore(service.db);
+    const admin = await loggedIn(store, 'admin');
+    const body = orderBody();
+    expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body })).status).toBe(201);
+    const created = await call(service.baseUrl, 'POST', '/v1/shipments', { key: store.liveKey, body: { tracking_number: 'SBXMYSTERY42', source_order_id: body.source_order_id } });
+    expect(created.status).toBe(201);
+    expect(created.body.courier).toBe('unknown');
+
+    const page = await consoleCall(admin.browser, 'GET', '/console/api/shipments/SBXMYSTERY42');
+    expect(page.body).toMatchObject({ tracking_number: 'SBXMYSTERY42', courier: 'unknown', checkpoints: expect.any(Array), merchant_messages: expect.any(Array) });
+    const bad = await consoleCall(admin.browser, 'POST', '/console/api/shipments/SBXMYSTERY42/carrier', { courier_id: 'owl-post' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([expect.objectContaining({ field: 'courier_id' })]);
+    const set = await consoleCall(admin.browser, 'POST', '/console/api/shipments/SBXMYSTERY42/carrier', { courier_id: 'fedex' });
+    expect(set.status).toBe(200);
+    expect(set.body.courier).toBe('fedex');
+    expect((await call(service.baseUrl, 'GET', '/v1/shipments/SBXMYSTERY42', { key: store.liveKey })).body.courier).toBe('fedex');
+
+    const viewer = await loggedIn(store, 'viewer');
+    expect((await consoleCall(viewer.browser, 'POST', '/console/api/shipments/SBXMYSTERY42/carrier', { courier_id: 'ups' })).status).toBe(403);
+    const stranger = await loggedIn(rival, 'owner');
+    expect((await consoleCall(stranger.browser, 'GET', '/console/api/shipments/SBXMYSTERY42')).status).toBe(404);
+    expect((await consoleCall(stranger.browser, 'POST', '/console/api/shipments/SBXMYSTERY42/carrier', { courier_id: 'ups' })).status).toBe(404);
+  });
+
+  it('settings: declarations changed by an admin, pricing read only, users managed by an owner only', async () => {
+    const store = await seedStore(service.db);
+    const owner = await loggedIn(store, 'owner');
+    const admin = await loggedIn(store, 'admin');
+    const settings = await consoleCall(admin.browser, 'GET', '/console/api/settings');
+    expect(settings.body).toMatchObject({ store: { slug: store.store.slug }, pricing: { rate_bps: 150, min_premium_cents: 98 }, quote_origin: 'backend', client_profile: 'standard', personal_data_retention_days: 730 });
+    const changed = await consoleCall(admin.browser, 'PATCH', '/console/api/settings', { protection_skus: ['MY-PROTECT'], quote_origin: 'browser' });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ protection_skus: ['MY-PROTECT'], quote_origin: 'browser' });
+    // Pricing is the operator's: a body that tries is refused field by field or ignored, never applied.
+    expect((await consoleCall(admin.browser, 'PATCH', '/console/api/settings', { quote_origin: 'elsewhere' })).body.errors).toEqual([{ field: 'quote_origin', message: 'must be backend or browser' }]);
+    await consoleCall(admin.browser, 'PATCH', '/console/api/settings', { rate_bps: 1 });
+    expect((await service.db.store.findUniqueOrThrow({ where: { id: store.store.id } })).rateBps).toBe(150);
+
+    expect((await consoleCall(admin.browser, 'GET', '/console/api/users')).status).toBe(403);
+    const invited = await consoleCall(owner.browser, 'POST', '/console/api/users', { email: `new-${Date.now()}@example.com`, role: 'viewer' });
+    expect(invited.status).toBe(201);
+    expect(invited.body.setup_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/console\/setup\?token=/);
+    expect(invited.body.user).toMatchObject({ role: 'viewer', password_set: false });
+    const users = await consoleCall(owner.browser, 'GET', '/console/api/users');
+    expect((users.body.data as unknown[]).length).toBe(3);
+
+    // Disabling a user ends their sessions at once; an owner cannot disable themself.
+    const adminId = ((users.body.data as Array<{ id: string; role: string }>).find((user) => user.role === 'admin') as { id: string }).id;
+    const disabled = await consoleCall(owner.browser, 'POST', `/console/api/users/${adminId}/disable`);
+    expect(disabled.body.disabled_at).toEqual(expect.any(String));
+    expect((await consoleCall(admin.browser, 'GET', '/console/api/settings')).status).toBe(401);
+    const self = (await consoleCall(owner.browser, 'GET', '/console/api/session')).body.user as { id: string };
+    expect((await consoleCall(owner.browser, 'POST', `/console/api/users/${self.id}/disable`)).status).toBe(409);
+    const stranger = await loggedIn(rival, 'owner');
+    expect((await consoleCall(stranger.browser, 'POST', `/console/api/users/${self.id}/disable`)).status).toBe(404);
+  });
+
+  it('a password change ends every session of the user and opens one here', async () => {
+    const { browser, email } = await loggedIn(shop, 'viewer');
+    const elsewhere = newBrowser();
+    expect((await consoleCall(elsewhere, 'POST', '/console/api/session', { email, password: 'correct horse battery' })).status).toBe(200);
+    const wrong = await consoleCall(browser, 'POST', '/console/api/password', { current_password: 'nope', new_password: 'a brand new password' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors).toEqual([{ field: 'current_password', message: 'is not your current password' }]);
+    const before = browser.cookie;
+    const changed = await consoleCall(browser, 'POST', '/console/api/password', { current_password: 'correct horse battery', new_password: 'a brand new password' });
+    expect(changed.status).toBe(200);
+    expect(browser.cookie).not.toBe(before);
+    expect((await consoleCall(elsewhere, 'GET', '/console/api/session')).status).toBe(401);
+    expect((await consoleCall({ cookie: before, csrf: undefined }, 'GET', '/console/api/session')).status).toBe(401);
+    expect((await consoleCall(browser, 'GET', '/console/api/session')).status).toBe(200);
+    expect((await consoleCall(newBrowser(), 'POST', '/console/api/session', { email, password: 'a brand new password' })).status).toBe(200);
   });
 });

@@ -8,6 +8,8 @@ import { consoleClaimsContract } from './claims.js';
 import { consoleOrdersContract } from './orders.js';
 import { consoleOverviewContract } from './overview.js';
 import { consoleSessionContract } from './session.js';
+import { consoleSettingsContract } from './settings.js';
+import { consoleShipmentsContract } from './shipments.js';
 
 const c = initContract();
 
@@ -19,6 +21,8 @@ export const consoleContract = c.router(
     orders: consoleOrdersContract,
     claims: consoleClaimsContract,
     billing: consoleBillingContract,
+    shipments: consoleShipmentsContract,
+    settings: consoleSettingsContract,
   },
   { strictStatusCodes: true },
 );
@@ -30,3 +34,5 @@ export * from './claims.js';
 export * from './orders.js';
 export * from './overview.js';
 export * from './session.js';
+export * from './settings.js';
+export * from './shipments.js';

@@ -34,6 +34,11 @@ export const SetupRequest = z.object({
   password: string(200, z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)),
 });
 
+export const PasswordChangeRequest = z.object({
+  current_password: string(200, z.string().min(1, 'must not be empty')),
+  new_password: SetupRequest.shape.password,
+});
+
 export const consoleSessionContract = c.router({
   current: {
     method: 'GET',
@@ -57,6 +62,14 @@ export const consoleSessionContract = c.router({
     responses: { 200: z.object({ logged_out: z.literal(true) }), ...pickErrors(401, 403, 500) },
     metadata: sessionRoute('viewer'),
     summary: 'Log out: the session is destroyed',
+  },
+  changePassword: {
+    method: 'POST',
+    path: '/console/api/password',
+    body: PasswordChangeRequest,
+    responses: { 200: ConsoleSession, ...pickErrors(400, 401, 403, 429, 500) },
+    metadata: sessionRoute('viewer'),
+    summary: "Change one's password: every session of the user ends, and a new one opens here",
   },
   setup: {
     method: 'POST',

@@ -16,6 +16,7 @@ export type AuditAction =
   | 'privacy_request.received'
   | 'user.created'
   | 'user.password_set'
+  | 'user.disabled'
   | 'privacy_request.cancelled'
   | 'claim.filed'
   | 'claim.status_changed'

@@ -94,3 +94,40 @@ export async function verifyLogin(db: Database, email: string, password: string)
   const matches = await verify(stored, password).catch(() => false);
   return matches && user !== null && user.passwordHash !== null && user.disabledAt === null ? user : null;
 }
+
+/** A store's users, oldest first. */
+export async function listMerchantUsers(db: Database, storeId: string): Promise<MerchantUser[]> {
+  return db.merchantUser.findMany({ where: { storeId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+/** Disables a user of the store: they cannot log in, and every session of theirs ends now. */
+export async function disableMerchantUser(db: Database, actor: Extract<Actor, { kind: 'console_user' }>, storeId: string, userId: string, now: Date): Promise<MerchantUser> {
+  if (userId === actor.userId) throw new AppError('conflict', 'You cannot disable yourself; ask another owner.');
+  return db.$transaction(async (tx) => {
+    const user = await tx.merchantUser.findFirst({ where: { id: userId, storeId } });
+    if (user === null) throw new AppError('not_found', `No user with id "${userId}".`);
+    if (user.disabledAt !== null) return user;
+    const disabled = await tx.merchantUser.update({ where: { id: userId }, data: { disabledAt: now } });
+    await tx.consoleSession.deleteMany({ where: { userId } });
+    await recordAudit(tx, actor, { storeId, action: 'user.disabled', subject: { type: 'merchant_user', id: userId }, at: now });
+    return disabled;
+  });
+}
+
+/**
+ * Changes a logged-in user's password after checking the current one. Every session of the user
+ * ends (a stolen session does not outlive the change); the caller opens a new one.
+ */
+export async function changePassword(db: Database, user: MerchantUser, currentPassword: string, newPassword: string, now: Date): Promise<MerchantUser> {
+  const fresh = await db.merchantUser.findUniqueOrThrow({ where: { id: user.id } });
+  if (fresh.passwordHash === null || !(await verify(fresh.passwordHash, currentPassword).catch(() => false))) {
+    throw new AppError('invalid_request', 'The current password is not right.', [{ field: 'current_password', message: 'is not your current password' }]);
+  }
+  const passwordHash = await hashPassword(newPassword);
+  return db.$transaction(async (tx) => {
+    const changed = await tx.merchantUser.update({ where: { id: user.id }, data: { passwordHash, passwordChangedAt: now } });
+    await tx.consoleSession.deleteMany({ where: { userId: user.id } });
+    await recordAudit(tx, { kind: 'console_user', userId: user.id }, { storeId: user.storeId, action: 'user.password_set', subject: { type: 'merchant_user', id: user.id }, at: now });
+    return changed;
+  });
+}

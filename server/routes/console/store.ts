@@ -2,10 +2,13 @@
 // functions as the API and the CLI.
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
-import { consoleBillingContract, consoleClaimsContract, consoleOrdersContract, consoleOverviewContract, CONSOLE_PAGE_LIMIT, type ConsoleClaimDetail } from '../../../contract/console/index.js';
+import { consoleBillingContract, consoleClaimsContract, consoleOrdersContract, consoleOverviewContract, consoleShipmentsContract, CONSOLE_PAGE_LIMIT, type ConsoleClaimDetail } from '../../../contract/console/index.js';
 import { monthLedgerEntries, billingStatement } from '../../domain/billing.js';
 import { CLAIM_TRANSITIONS, claimHistory, getClaim, listStoreClaims, setClaimStatus, type ClaimRecord } from '../../domain/claims.js';
 import { orderHistory, searchOrders } from '../../domain/order-search.js';
+import { getShipment, updateShipment } from '../../domain/shipments.js';
+import { CARRIER_SLUGS, normalizeCourierId } from '../../domain/carriers.js';
+import { AppError } from '../../domain/errors.js';
 import { storeOverview } from '../../domain/store-overview.js';
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../db/client.js';
@@ -31,7 +34,7 @@ async function claimDetail(db: Database, claim: ClaimRecord): Promise<z.input<ty
 /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
 const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
 
-export function consoleStoreRouters({ db, clock }: AppDeps) {
+export function consoleStoreRouters({ db, clock, tracking }: AppDeps) {
   return {
     overview: s.router(consoleOverviewContract, {
       get: async ({ query, req }) => {
@@ -110,6 +113,17 @@ export function consoleStoreRouters({ db, clock }: AppDeps) {
         const { session, actor } = consoleOf(req);
         const claim = await setClaimStatus(db, actor, params.id, body.status, clock.now(), body.note, session.store.id);
         return { status: 200, body: await claimDetail(db, claim) };
+      },
+    }),
+    shipments: s.router(consoleShipmentsContract, {
+      get: async ({ params, req }) => ({ status: 200, body: toShipmentResponse(await getShipment(db, await consoleScopeOf(db, req), params.tracking_number)) }),
+      setCarrier: async ({ params, body, req }) => {
+        // The API records a carrier it does not know as a message; a person choosing one gets told.
+        if (normalizeCourierId(body.courier_id) === null) {
+          throw new AppError('invalid_request', 'Unknown carrier.', [{ field: 'courier_id', message: `must be a carrier slug or alias, e.g. ${CARRIER_SLUGS.slice(0, 3).join(', ')}` }]);
+        }
+        const shipment = await updateShipment(db, tracking, await consoleScopeOf(db, req), params.tracking_number, { courier_id: body.courier_id }, clock.now());
+        return { status: 200, body: toShipmentResponse(shipment) };
       },
     }),
     billing: s.router(consoleBillingContract, {

@@ -1,0 +1,80 @@
+// The console's settings: the store's integration declarations (editable by an admin), its pricing
+// terms (read only: the operator sets them), and its users and invitations (owner only).
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { DateTime, string, text } from '../common.js';
+import { pickErrors } from '../errors.js';
+import { sessionRoute } from '../policy.js';
+import { ConsoleRoleSchema } from './session.js';
+
+const c = initContract();
+
+export const ConsoleSettings = z.object({
+  store: z.object({ id: z.string(), slug: z.string(), name: z.string() }),
+  pricing: z.object({
+    rate_bps: z.number().int().describe('Basis points of the covered amount.'),
+    min_premium_cents: z.number().int(),
+    max_covered_cents: z.number().int().nullable(),
+  }),
+  protection_skus: z.array(z.string()).describe('Declared in addition to the built-in protection SKUs.'),
+  quote_origin: z.enum(['backend', 'browser']),
+  client_profile: z.enum(['standard', 'route']),
+  personal_data_retention_days: z.number().int(),
+});
+
+export const ConsoleSettingsPatch = z.object({
+  protection_skus: z.array(text(255)).max(50, 'must have at most 50 SKUs').optional(),
+  quote_origin: z.enum(['backend', 'browser'], { errorMap: () => ({ message: 'must be backend or browser' }) }).optional(),
+  client_profile: z.enum(['standard', 'route'], { errorMap: () => ({ message: 'must be standard or route' }) }).optional(),
+});
+
+export const ConsoleUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: ConsoleRoleSchema,
+  password_set: z.boolean().describe('False until the setup link was used.'),
+  created_at: DateTime,
+  disabled_at: DateTime.nullable(),
+});
+
+export const consoleSettingsContract = c.router({
+  get: {
+    method: 'GET',
+    path: '/console/api/settings',
+    responses: { 200: ConsoleSettings, ...pickErrors(401, 500) },
+    metadata: sessionRoute('viewer'),
+    summary: "The store's settings",
+  },
+  update: {
+    method: 'PATCH',
+    path: '/console/api/settings',
+    body: ConsoleSettingsPatch,
+    responses: { 200: ConsoleSettings, ...pickErrors(400, 401, 403, 500) },
+    metadata: sessionRoute('admin'),
+    summary: 'Change the integration declarations',
+  },
+  users: {
+    method: 'GET',
+    path: '/console/api/users',
+    responses: { 200: z.object({ data: z.array(ConsoleUser) }), ...pickErrors(401, 403, 500) },
+    metadata: sessionRoute('owner'),
+    summary: "The store's console users",
+  },
+  invite: {
+    method: 'POST',
+    path: '/console/api/users',
+    body: z.object({ email: string(254, z.string().email('must be an email address')), role: ConsoleRoleSchema }),
+    responses: { 201: z.object({ user: ConsoleUser, setup_url: z.string().describe('Shown once: send it to the person; it works once, for 24 hours.') }), ...pickErrors(400, 401, 403, 409, 500) },
+    metadata: sessionRoute('owner'),
+    summary: 'Invite a user: a one-time setup link, shown once',
+  },
+  disable: {
+    method: 'POST',
+    path: '/console/api/users/:id/disable',
+    pathParams: z.object({ id: z.string().uuid('must be a user id') }),
+    body: c.noBody(),
+    responses: { 200: ConsoleUser, ...pickErrors(400, 401, 403, 404, 409, 500) },
+    metadata: sessionRoute('owner'),
+    summary: 'Disable a user: their sessions end at once',
+  },
+});

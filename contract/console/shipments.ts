@@ -1,0 +1,31 @@
+// The console's shipment page: its tracking timeline (checkpoints and merchant messages), and
+// setting the carrier of a shipment whose carrier is not known.
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { text } from '../common.js';
+import { pickErrors } from '../errors.js';
+import { sessionRoute } from '../policy.js';
+import { ShipmentResponse } from '../shipments.js';
+
+const c = initContract();
+const params = z.object({ tracking_number: text(100) });
+
+export const consoleShipmentsContract = c.router({
+  get: {
+    method: 'GET',
+    path: '/console/api/shipments/:tracking_number',
+    pathParams: params,
+    responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 404, 500) },
+    metadata: sessionRoute('viewer'),
+    summary: 'A shipment and its tracking timeline',
+  },
+  setCarrier: {
+    method: 'POST',
+    path: '/console/api/shipments/:tracking_number/carrier',
+    pathParams: params,
+    body: z.object({ courier_id: text(100, 'A carrier slug, e.g. ups.') }),
+    responses: { 200: ShipmentResponse, ...pickErrors(400, 401, 403, 404, 409, 500) },
+    metadata: sessionRoute('admin'),
+    summary: 'Set the carrier (as PATCH /v1/shipments does)',
+  },
+});

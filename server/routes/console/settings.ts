@@ -1,0 +1,57 @@
+import { initServer } from '@ts-rest/express';
+import { consoleSettingsContract } from '../../../contract/console/index.js';
+import { createMerchantUser, disableMerchantUser, listMerchantUsers, type MerchantUser } from '../../domain/merchant-users.js';
+import { findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../../domain/stores.js';
+import type { AppDeps } from '../../deps.js';
+import { consoleOf } from '../../http/console-session.js';
+
+const s = initServer();
+
+const toSettings = (store: StoreContext, retentionDays: number) => ({
+  store: { id: store.id, slug: store.slug, name: store.name },
+  pricing: { rate_bps: store.pricing.rateBps, min_premium_cents: store.pricing.minPremiumCents, max_covered_cents: store.pricing.maxCoveredCents },
+  protection_skus: store.protectionSkus,
+  quote_origin: store.quoteOrigin,
+  client_profile: store.clientProfile,
+  personal_data_retention_days: retentionDays,
+});
+
+const toConsoleUser = (user: MerchantUser) => ({
+  id: user.id,
+  email: user.email,
+  role: user.role,
+  password_set: user.passwordHash !== null,
+  created_at: user.createdAt.toISOString(),
+  disabled_at: user.disabledAt?.toISOString() ?? null,
+});
+
+export const consoleSettingsRouter = ({ db, clock }: AppDeps) => {
+  const settingsOf = async (slug: string) => {
+    const store = await findStoreBySlug(db, slug);
+    const { personalDataRetentionDays } = await db.store.findUniqueOrThrow({ where: { id: store.id }, select: { personalDataRetentionDays: true } });
+    return toSettings(store, personalDataRetentionDays);
+  };
+  return s.router(consoleSettingsContract, {
+    get: async ({ req }) => ({ status: 200, body: await settingsOf(consoleOf(req).session.store.slug) }),
+    update: async ({ body, req }) => {
+      const { session, actor } = consoleOf(req);
+      await updateStoreDeclarations(db, actor, session.store.slug, {
+        ...(body.protection_skus === undefined ? {} : { protectionSkus: body.protection_skus }),
+        ...(body.quote_origin === undefined ? {} : { quoteOrigin: body.quote_origin }),
+        ...(body.client_profile === undefined ? {} : { clientProfile: body.client_profile }),
+      });
+      return { status: 200, body: await settingsOf(session.store.slug) };
+    },
+    users: async ({ req }) => ({ status: 200, body: { data: (await listMerchantUsers(db, consoleOf(req).session.store.id)).map(toConsoleUser) } }),
+    invite: async ({ body, req }) => {
+      const { session, actor } = consoleOf(req);
+      const created = await createMerchantUser(db, actor, { storeId: session.store.id, email: body.email, role: body.role }, clock.now());
+      // The link is on the host the owner reached the console by.
+      return { status: 201, body: { user: toConsoleUser(created.user), setup_url: `${req.protocol}://${req.get('host') ?? 'localhost'}${created.setupPath}` } };
+    },
+    disable: async ({ params, req }) => {
+      const { session, actor } = consoleOf(req);
+      return { status: 200, body: toConsoleUser(await disableMerchantUser(db, actor, session.store.id, params.id, clock.now())) };
+    },
+  });
+};
