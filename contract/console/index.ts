@@ -5,6 +5,7 @@ import { initContract } from '@ts-rest/core';
 import { consoleApiKeysContract } from './api-keys.js';
 import { consoleBillingContract } from './billing.js';
 import { consoleClaimsContract } from './claims.js';
+import { consoleDevelopersContract } from './developers.js';
 import { consoleOrdersContract } from './orders.js';
 import { consoleOverviewContract } from './overview.js';
 import { consoleSessionContract } from './session.js';
@@ -23,6 +24,7 @@ export const consoleContract = c.router(
     billing: consoleBillingContract,
     shipments: consoleShipmentsContract,
     settings: consoleSettingsContract,
+    developers: consoleDevelopersContract,
   },
   { strictStatusCodes: true },
 );
@@ -31,6 +33,7 @@ export type ConsoleContract = typeof consoleContract;
 export * from './api-keys.js';
 export * from './billing.js';
 export * from './claims.js';
+export * from './developers.js';
 export * from './orders.js';
 export * from './overview.js';
 export * from './session.js';

@@ -2,11 +2,15 @@
 // functions as the API and the CLI.
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
-import { consoleBillingContract, consoleClaimsContract, consoleOrdersContract, consoleOverviewContract, consoleShipmentsContract, CONSOLE_PAGE_LIMIT, type ConsoleClaimDetail } from '../../../contract/console/index.js';
+import { consoleBillingContract, consoleClaimsContract, consoleDevelopersContract, consoleOrdersContract, consoleOverviewContract, consoleShipmentsContract, CONSOLE_PAGE_LIMIT, type ConsoleClaimDetail } from '../../../contract/console/index.js';
 import { monthLedgerEntries, billingStatement } from '../../domain/billing.js';
 import { CLAIM_TRANSITIONS, claimHistory, getClaim, listStoreClaims, setClaimStatus, type ClaimRecord } from '../../domain/claims.js';
 import { orderHistory, searchOrders } from '../../domain/order-search.js';
 import { getShipment, updateShipment } from '../../domain/shipments.js';
+import { listDeliveries } from '../../domain/event-delivery.js';
+import { listEndpoints } from '../../domain/webhook-endpoints.js';
+import { DEFAULT_PAGE_LIMIT } from '../../../contract/merchant-events.js';
+import { toWebhookDeliveryResponse, toWebhookEndpointResponse } from '../../wire/merchant-events.js';
 import { CARRIER_SLUGS, normalizeCourierId } from '../../domain/carriers.js';
 import { AppError } from '../../domain/errors.js';
 import { storeOverview } from '../../domain/store-overview.js';
@@ -124,6 +128,20 @@ export function consoleStoreRouters({ db, clock, tracking }: AppDeps) {
         }
         const shipment = await updateShipment(db, tracking, await consoleScopeOf(db, req), params.tracking_number, { courier_id: body.courier_id }, clock.now());
         return { status: 200, body: toShipmentResponse(shipment) };
+      },
+    }),
+    developers: s.router(consoleDevelopersContract, {
+      endpoints: async ({ req }) => ({ status: 200, body: { data: (await listEndpoints(db, await consoleScopeOf(db, req))).map(toWebhookEndpointResponse) } }),
+      deliveries: async ({ params, req }) => {
+        const page = await listDeliveries(db, await consoleScopeOf(db, req), params.id, { limit: DEFAULT_PAGE_LIMIT });
+        return { status: 200, body: { data: page.data.map(toWebhookDeliveryResponse), has_more: page.hasMore } };
+      },
+      platforms: async ({ req }) => {
+        const links = await db.storePlatform.findMany({ where: { storeId: consoleOf(req).session.store.id }, include: { platform: { select: { slug: true } } }, orderBy: { connectedAt: 'asc' } });
+        return {
+          status: 200,
+          body: { data: links.map((link) => ({ slug: link.platform.slug, connected_at: link.connectedAt.toISOString(), webhook_path: `/api/webhooks/${link.platform.slug}` })) },
+        };
       },
     }),
     billing: s.router(consoleBillingContract, {

@@ -1,0 +1,35 @@
+// The console's developers page: the store's webhook endpoints and each one's delivery log (the
+// same objects as the merchant API answers), and the platforms connected to the store.
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { DateTime } from '../common.js';
+import { pickErrors } from '../errors.js';
+import { WebhookDeliveryList, WebhookEndpointList } from '../merchant-events.js';
+import { sessionRoute } from '../policy.js';
+
+const c = initContract();
+
+export const consoleDevelopersContract = c.router({
+  endpoints: {
+    method: 'GET',
+    path: '/console/api/webhook_endpoints',
+    responses: { 200: WebhookEndpointList, ...pickErrors(401, 500) },
+    metadata: sessionRoute('viewer'),
+    summary: "The store's webhook endpoints",
+  },
+  deliveries: {
+    method: 'GET',
+    path: '/console/api/webhook_endpoints/:id/deliveries',
+    pathParams: z.object({ id: z.string().max(100) }),
+    responses: { 200: WebhookDeliveryList, ...pickErrors(400, 401, 404, 500) },
+    metadata: sessionRoute('viewer'),
+    summary: "An endpoint's latest deliveries, every attempt",
+  },
+  platforms: {
+    method: 'GET',
+    path: '/console/api/platforms',
+    responses: { 200: z.object({ data: z.array(z.object({ slug: z.string(), connected_at: DateTime, webhook_path: z.string() })) }), ...pickErrors(401, 500) },
+    metadata: sessionRoute('viewer'),
+    summary: 'The commerce platforms connected to the store',
+  },
+});
