@@ -31,6 +31,7 @@ import { eventsRouter, webhookEndpointsRouter } from './routes/merchant-events.j
 import { consoleContract } from '../contract/console/index.js';
 import { createKeyUseRecorder } from './domain/api-key-use.js';
 import { consoleSession } from './http/console-session.js';
+import { logKeyRequests } from './http/request-log.js';
 import { consoleApiKeysRouter } from './routes/console/api-keys.js';
 import { consoleSessionRouter } from './routes/console/session.js';
 import { consoleStoreRouters } from './routes/console/store.js';
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps): express.Express {
     responseValidation: true,
     globalMiddleware: [
       authenticateKey(deps.db, deps.apiKeys.callers, { recorder: createKeyUseRecorder(deps.db), clock: deps.clock }),
+      logKeyRequests(deps.requestLog, deps.clock),
       ...(deps.rateLimiting ? [deps.rateLimiting.middleware] : []),
       readRawBody,
       parseJsonBody,

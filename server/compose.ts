@@ -18,6 +18,7 @@ import { createRateLimiting, type RateLimiting, type RateLimitSettings } from '.
 import { startPersonalDataRetention } from './jobs/personal-data-retention.js';
 import { startPrivacyRequests } from './jobs/privacy-requests.js';
 import { startRetentionSweep } from './jobs/retention-sweep.js';
+import { createRequestLog } from './domain/request-log.js';
 import { startEventDelivery } from './jobs/event-delivery.js';
 import { startJobQueue } from './jobs/queue.js';
 import { startTrackingJobs, type TrackingJobs } from './jobs/tracking-jobs.js';
@@ -138,9 +139,11 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
     },
   };
   const rateLimiting = options.rateLimits === null ? undefined : createRateLimiting(options.databaseUrl, options.rateLimits, metrics);
+  const requestLog = createRequestLog(db);
   const deps: AppDeps = {
     db,
     apiKeys,
+    requestLog,
     clock: options.clock,
     logger: options.logger,
     tracking: { providerName: provider.name, scheduler: jobs.scheduler },
@@ -164,6 +167,7 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
       { name: 'jobs', run: () => jobs.stop() },
       { name: 'rate_limits', run: async () => rateLimiting?.close() },
       { name: 'api_key_cache', run: () => apiKeys.stop() },
+      { name: 'request_log', run: () => requestLog.stop() },
       { name: 'database', run: () => db.$disconnect() },
     ],
   };

@@ -7,6 +7,7 @@ import type { VerificationSettings } from './domain/address-verification.js';
 import type { ShipmentTracking } from './domain/shipments.js';
 import type { Metrics } from './http/metrics.js';
 import type { RateLimiting } from './http/rate-limit.js';
+import type { RequestLog } from './domain/request-log.js';
 
 export interface AppDeps {
   db: Database;
@@ -26,6 +27,8 @@ export interface AppDeps {
   trustedProxies?: number;
   /** Outbound events: whether endpoints may use http and private addresses (development and tests only). */
   events: { allowPrivateNetworks: boolean };
+  /** The requests of the stores' keys, for the console's developers page. */
+  requestLog: RequestLog;
   /** EasyPost's webhook secret; without it the EasyPost webhook endpoint answers 404. */
   easyPostWebhookSecret?: string;
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleContract, CSRF_HEADER, SESSION_COOKIE } from '../contract/console/index.js';
 import { createMerchantUser } from '../server/domain/merchant-users.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { deleteExpiredRequestLog, listRequestLog } from '../server/domain/request-log.js';
 import { LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_IP } from '../server/routes/console/session.js';
 import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
@@ -463,6 +464,31 @@ describe('developers', () => {
     expect((await consoleCall(stranger.browser, 'GET', '/console/api/webhook_endpoints')).body.data).toEqual([]);
     expect((await consoleCall(stranger.browser, 'GET', '/console/api/platforms')).body.data).toEqual([]);
   });
+
+  it("shows the last day's requests of the store's keys: method, path, status, request id, nothing else", async () => {
+    const store = await seedStore(service.db);
+    const { browser } = await loggedIn(store, 'viewer');
+    const body = orderBody({ customer_details: { first_name: 'Quentin', last_name: 'Logless', email: 'quentin@example.com' } });
+    const created = await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body, headers: { 'x-request-id': 'req-log-1' } });
+    expect(created.status).toBe(201);
+    expect((await call(service.baseUrl, 'GET', '/v2/orders/absent?expand=secret-query', { key: store.liveKey })).status).toBe(404);
+    await service.requestLog.flush();
+
+    const log = await consoleCall(browser, 'GET', '/console/api/request_log');
+    expect(log.status).toBe(200);
+    expect(log.body.data).toEqual([
+      expect.objectContaining({ mode: 'live', method: 'GET', path: '/v2/orders/absent', status: 404 }),
+      expect.objectContaining({ mode: 'live', method: 'POST', path: '/v2/orders', status: 201, request_id: 'req-log-1' }),
+    ]);
+    for (const value of ['Quentin', 'quentin@example.com', 'secret-query', store.liveKey]) expect(JSON.stringify(log.body)).not.toContain(value);
+    const stranger = await loggedIn(rival, 'owner');
+    expect((await consoleCall(stranger.browser, 'GET', '/console/api/request_log')).body.data).toEqual([]);
+    // A day later, the lines are past their retention: not shown, and swept.
+    const dayLater = new Date(Date.now() + 25 * 3600 * 1000);
+    expect((await listRequestLog(service.db, store.store.id, dayLater, { limit: 10 })).lines).toEqual([]);
+    expect(await deleteExpiredRequestLog(service.db, dayLater)).toBeGreaterThanOrEqual(2);
+    expect(await service.db.requestLogEntry.count({ where: { storeId: store.store.id } })).toBe(0);
+  });
 });
 
 describe('isolation', () => {
@@ -495,6 +521,7 @@ describe('isolation', () => {
     'developers.endpoints': 'own store only (tested)',
     'developers.deliveries': "404 for another store's endpoint (tested)",
     'developers.platforms': 'own store only (tested)',
+    'developers.requestLog': 'own store only (tested)',
   };
 
   it('classifies every console route', () => {

@@ -31,6 +31,8 @@ async function startAppOn(db: Database): Promise<{ baseUrl: string; close(): Pro
     events: { allowPrivateNetworks: false },
     addresses: { verifier: createOfflineVerifier(), timeoutMs: 1000 },
     metrics: createMetrics(db),
+    // The probes are no key's requests: nothing is ever recorded.
+    requestLog: { record: () => {}, flush: async () => {}, stop: async () => {} },
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');

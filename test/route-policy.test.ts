@@ -44,8 +44,9 @@ describe('every route of the console contract', () => {
     const opensSession = name === 'session.login' || name === 'session.setup';
     expect(policy?.auth).toBe(opensSession ? 'none' : 'session');
     expect(policy?.rateLimit).toBe('none');
-    // A viewer reads; every change but logging out needs admin or owner.
-    if (!opensSession && route.method !== 'GET' && name !== 'session.logout') expect(['admin', 'owner']).toContain(policy?.role);
+    // A viewer reads; every change but to one's own session and password needs admin or owner.
+    const ownSession = name === 'session.logout' || name === 'session.changePassword';
+    if (!opensSession && route.method !== 'GET' && !ownSession) expect(['admin', 'owner']).toContain(policy?.role);
   });
 });
 

@@ -25,6 +25,30 @@ export const consoleDevelopersContract = c.router({
     metadata: sessionRoute('viewer'),
     summary: "An endpoint's latest deliveries, every attempt",
   },
+  requestLog: {
+    method: 'GET',
+    path: '/console/api/request_log',
+    query: z.object({ cursor: z.string().regex(/^[0-9]{1,19}$/, 'must be a next_cursor of an earlier page').optional() }),
+    responses: {
+      200: z.object({
+        data: z.array(
+          z.object({
+            at: DateTime,
+            mode: z.enum(['live', 'test']),
+            method: z.string(),
+            path: z.string().describe('Without the query: no body, header or query is ever kept.'),
+            status: z.number().int(),
+            request_id: z.string(),
+            duration_ms: z.number().int(),
+          }),
+        ),
+        next_cursor: z.string().nullable(),
+      }),
+      ...pickErrors(400, 401, 500),
+    },
+    metadata: sessionRoute('viewer'),
+    summary: "The requests the store's keys made in the last 24 hours, newest first",
+  },
   platforms: {
     method: 'GET',
     path: '/console/api/platforms',

@@ -1,12 +1,13 @@
 // Deletes what is kept for a while only, hourly, on every instance that works jobs: idempotency
 // keys whose 24 hours are over (the claim already lets an expired key be used again; the sweep
-// gives the rows back), events older than their retention, with their deliveries, and console
-// sessions past their expiry. Several
+// gives the rows back), events older than their retention, with their deliveries, console
+// sessions past their expiry, and the request log past its day. Several
 // instances sweeping the same rows is harmless: a DELETE of what is gone deletes nothing.
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../domain/clock.js';
 import { deleteExpiredSessions } from '../domain/console-sessions.js';
+import { deleteExpiredRequestLog } from '../domain/request-log.js';
 import { sweepExpiredEvents } from '../domain/events.js';
 import { sweepExpiredIdempotencyKeys } from '../domain/idempotency.js';
 
@@ -17,6 +18,7 @@ export function startRetentionSweep(options: { db: Database; clock: Clock; logge
     { name: 'idempotency_keys', run: sweepExpiredIdempotencyKeys },
     { name: 'events', run: sweepExpiredEvents },
     { name: 'console_sessions', run: deleteExpiredSessions },
+    { name: 'request_log', run: deleteExpiredRequestLog },
   ];
   const sweep = () => {
     for (const { name, run } of sweeps) {

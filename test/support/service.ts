@@ -10,6 +10,7 @@ import { ensureDatabase } from '../../server/db/embedded.js';
 import { migrate } from '../../server/db/migrate.js';
 import { issueApiKey } from '../../server/domain/api-keys.js';
 import type { ApiKeyCache } from '../../server/domain/api-key-cache.js';
+import type { RequestLog } from '../../server/domain/request-log.js';
 import type { Actor } from '../../server/domain/actor.js';
 import type { Clock } from '../../server/domain/clock.js';
 import type { AddressVerifier } from '../../server/domain/addresses.js';
@@ -50,6 +51,8 @@ export async function createTestDatabase(): Promise<string> {
 
 export interface TestService {
   baseUrl: string;
+  /** The requests of keys, as the console's developers page reads them; flush() writes what is pending. */
+  requestLog: RequestLog;
   databaseUrl: string;
   db: Database;
   clock: TestClock;
@@ -107,6 +110,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    requestLog: service.deps.requestLog,
     databaseUrl,
     db: service.db,
     clock,

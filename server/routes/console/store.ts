@@ -9,6 +9,7 @@ import { orderHistory, searchOrders } from '../../domain/order-search.js';
 import { getShipment, updateShipment } from '../../domain/shipments.js';
 import { listDeliveries } from '../../domain/event-delivery.js';
 import { listEndpoints } from '../../domain/webhook-endpoints.js';
+import { listRequestLog } from '../../domain/request-log.js';
 import { DEFAULT_PAGE_LIMIT } from '../../../contract/merchant-events.js';
 import { toWebhookDeliveryResponse, toWebhookEndpointResponse } from '../../wire/merchant-events.js';
 import { CARRIER_SLUGS, normalizeCourierId } from '../../domain/carriers.js';
@@ -25,6 +26,7 @@ import { toShipmentResponse } from '../../wire/shipments.js';
 const s = initServer();
 
 const currentMonth = (now: Date) => now.toISOString().slice(0, 7);
+const REQUEST_LOG_PAGE = 100;
 
 async function claimDetail(db: Database, claim: ClaimRecord): Promise<z.input<typeof ConsoleClaimDetail>> {
   const history = await claimHistory(db, claim.id);
@@ -135,6 +137,17 @@ export function consoleStoreRouters({ db, clock, tracking }: AppDeps) {
       deliveries: async ({ params, req }) => {
         const page = await listDeliveries(db, await consoleScopeOf(db, req), params.id, { limit: DEFAULT_PAGE_LIMIT });
         return { status: 200, body: { data: page.data.map(toWebhookDeliveryResponse), has_more: page.hasMore } };
+      },
+      requestLog: async ({ query, req }) => {
+        const page = await listRequestLog(db, consoleOf(req).session.store.id, clock.now(), { limit: REQUEST_LOG_PAGE, ...(query.cursor === undefined ? {} : { before: BigInt(query.cursor) }) });
+        const last = page.lines.at(-1);
+        return {
+          status: 200,
+          body: {
+            data: page.lines.map((line) => ({ at: line.at.toISOString(), mode: line.mode, method: line.method, path: line.path, status: line.status, request_id: line.requestId, duration_ms: line.durationMs })),
+            next_cursor: page.hasMore && last !== undefined ? last.id.toString() : null,
+          },
+        };
       },
       platforms: async ({ req }) => {
         const links = await db.storePlatform.findMany({ where: { storeId: consoleOf(req).session.store.id }, include: { platform: { select: { slug: true } } }, orderBy: { connectedAt: 'asc' } });

@@ -1,0 +1,27 @@
+// Records each answered request of a store's key in the store's request log (domain/request-log.ts).
+import type { RequestHandler } from 'express';
+import type { Clock } from '../domain/clock.js';
+import type { RequestLog } from '../domain/request-log.js';
+import './request-types.js';
+
+export function logKeyRequests(requestLog: RequestLog, clock: Clock): RequestHandler {
+  return (req, res, next) => {
+    const started = clock.now();
+    res.on('finish', () => {
+      const scope = req.scope;
+      if (scope === undefined) return;
+      requestLog.record({
+        storeId: scope.store.id,
+        at: started,
+        mode: scope.mode,
+        method: req.method,
+        // The path without its query: ids of orders and shipments, never a body or a header.
+        path: req.path,
+        status: res.statusCode,
+        requestId: req.requestId,
+        durationMs: clock.now().getTime() - started.getTime(),
+      });
+    });
+    next();
+  };
+}
