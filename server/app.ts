@@ -8,6 +8,7 @@ import { buildOpenApiDocument } from '../contract/openapi.js';
 import type { AppDeps } from './deps.js';
 import { authenticateKey } from './http/authenticate.js';
 import { docsPage } from './http/docs-page.js';
+import { consoleApp } from './http/console-app.js';
 import { parseJsonBody, readRawBody } from './http/body.js';
 import { errorHandler, requestValidationErrorHandler, unmatchedRoute } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
@@ -67,6 +68,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.json(openApiDocument);
   });
   app.use(docsPage());
+  app.use(consoleApp());
 
   // One router per surface, each with the middleware its policy needs. The merchant API: the key,
   // the limits, the body's bytes, the JSON, the idempotency key, then the validation. Callbacks: the body's bytes,

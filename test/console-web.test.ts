@@ -1,0 +1,396 @@
+// GET /console: the merchant console's web app (web/console), served whole from this service under
+// a strict CSP. Over HTTP: the page, its headers and its files. In Debian's Chromium, at a phone's
+// and a desktop's size: a setup link, logging out and in (by keyboard too), a key created, shown
+// once, used on the API and revoked, a viewer's read-only page, and axe on every page visited.
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { AxeBuilder } from '@axe-core/playwright';
+import express from 'express';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../contract/console/index.js';
+import { consoleApp } from '../server/http/console-app.js';
+import { createMerchantUser, type MerchantUserRole } from '../server/domain/merchant-users.js';
+import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+const inCi = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
+// A developer without Chromium can still run `npm test`; CI cannot skip it (see the test bodies).
+const skipBrowser = !hasChromium && !inCi;
+const artifacts = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
+
+/** The first load's JavaScript, gzipped, may not exceed this. */
+const FIRST_LOAD_JS_BUDGET_BYTES = 300 * 1024;
+const PASSWORD = 'a long and memorable passphrase';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(async () => service?.close());
+
+/** The files index.html loads: its module scripts and stylesheets. */
+function referencedFiles(html: string): { scripts: string[]; styles: string[] } {
+  const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1] as string);
+  const styles = [...html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)].map((match) => match[1] as string);
+  return { scripts, styles };
+}
+
+describe('GET /console over HTTP', () => {
+  it('answers the app at /console and at any of its paths, under a strict CSP, with no inline script or style', async () => {
+    for (const path of ['/console', '/console/', '/console/login', '/console/keys', '/console/setup?token=abc', '/console/no/such/page']) {
+      const response = await fetch(`${service.baseUrl}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toMatch(/^text\/html/);
+      expect(response.headers.get('cache-control'), path).toBe('no-cache');
+      const csp = response.headers.get('content-security-policy') ?? '';
+      for (const directive of [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+      ]) {
+        expect(csp, `${path}: ${directive}`).toContain(directive);
+      }
+      expect(csp, path).not.toContain('unsafe-');
+
+      const html = await response.text();
+      expect(html).toContain('<div id="root"></div>');
+      // Every script is a file: no inline script, no inline style, nothing from elsewhere.
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      expect(html).not.toMatch(/<style\b/);
+      expect(html).not.toMatch(/\sstyle=/);
+      expect(html).not.toMatch(/https?:\/\//);
+      expect(referencedFiles(html).scripts.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('serves the built files long-cached, with the first load under its JavaScript budget', async () => {
+    const html = await (await fetch(`${service.baseUrl}/console`)).text();
+    const { scripts, styles } = referencedFiles(html);
+    expect(styles.length).toBeGreaterThan(0);
+    let gzippedJs = 0;
+    for (const file of [...scripts, ...styles]) {
+      expect(file).toMatch(/^\/console\/assets\/[\w.-]+-[\w-]{8}\.(js|css)$/); // content-hashed names
+      const response = await fetch(`${service.baseUrl}${file}`);
+      expect(response.status, file).toBe(200);
+      expect(response.headers.get('cache-control'), file).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.get('content-type'), file).toMatch(file.endsWith('.js') ? /^(application|text)\/javascript/ : /^text\/css/);
+      const body = Buffer.from(await response.arrayBuffer());
+      if (file.endsWith('.js')) gzippedJs += gzipSync(body, { level: 9 }).length;
+    }
+    // Module preloads are part of the first load too.
+    for (const [, file] of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) {
+      gzippedJs += gzipSync(Buffer.from(await (await fetch(`${service.baseUrl}${file as string}`)).arrayBuffer()), { level: 9 }).length;
+    }
+    console.info(`console first load: ${(gzippedJs / 1024).toFixed(1)} KB of gzipped JavaScript`);
+    expect(gzippedJs).toBeLessThan(FIRST_LOAD_JS_BUDGET_BYTES);
+  });
+
+  it('leaves /console/api to the API, and answers 404 for a file no build made', async () => {
+    const session = await fetch(`${service.baseUrl}/console/api/session`);
+    expect(session.status).toBe(401);
+    expect(session.headers.get('content-type')).toMatch(/^application\/json/);
+    const unknownApi = await fetch(`${service.baseUrl}/console/api/nothing-here`);
+    expect(unknownApi.status).toBe(404);
+    expect(await unknownApi.json()).toMatchObject({ error_code: 'not_found' });
+
+    const missing = await fetch(`${service.baseUrl}/console/assets/missing-00000000.js`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error_code: 'not_found' });
+  });
+
+  it('answers 503 in the error format, naming the build command, when the app is not built', async () => {
+    const emptyDir = mkdtempSync(join(tmpdir(), 'op-console-dist-'));
+    const app = express();
+    app.use(consoleApp({ distDir: join(emptyDir, 'dist') }));
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const path of ['/console', '/console/keys', '/console/assets/index-00000000.js']) {
+        const response = await fetch(`${base}${path}`);
+        expect(response.status, path).toBe(503);
+        const body = (await response.json()) as { error: string; error_code: string; errors: unknown[] };
+        expect(body, path).toMatchObject({ error_code: 'internal_error', errors: [] });
+        expect(body.error, path).toContain('npm run build:web');
+      }
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(emptyDir, { recursive: true, force: true });
+    }
+  });
+});
+
+interface Viewport {
+  name: string;
+  width: number;
+  height: number;
+}
+
+const VIEWPORTS: Viewport[] = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 800 },
+];
+
+/** A console user of the store, with the setup link the operator would hand over. */
+async function newUser(store: SeededStore, role: MerchantUserRole): Promise<{ email: string; setupPath: string }> {
+  const email = `${role}-${Math.random().toString(36).slice(2, 8)}@${store.store.slug}.example`;
+  const { setupPath } = await createMerchantUser(service.db, TEST_OPERATOR, { storeId: store.store.id, email, role }, new Date());
+  return { email, setupPath };
+}
+
+/** Failed requests the flow causes on purpose: the session read while logged out, and a wrong password. */
+const EXPECTED_FAILURES = [/^401 GET \/console\/api\/session$/, /^401 POST \/console\/api\/session$/];
+
+interface Watched {
+  page: Page;
+  problems: string[];
+  requests: string[];
+}
+
+async function watchedPage(context: BrowserContext): Promise<Watched> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const requests: string[] = [];
+  const failures: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    // Chromium logs every 4xx answer to fetch as an error; the responses below judge those.
+    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
+    problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
+  page.on('response', (response) => {
+    if (response.status() < 400) return;
+    const line = `${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`;
+    failures.push(line);
+    if (!EXPECTED_FAILURES.some((expected) => expected.test(line))) problems.push(`HTTP ${line}`);
+  });
+  // A CSP refusal also reaches the console, but say it plainly (init scripts are not under the CSP).
+  // Scripts for the page are strings: the project's type check has no DOM library.
+  await page.addInitScript({
+    content: `document.addEventListener('securitypolicyviolation', (event) =>
+      console.error('CSP violation: ' + event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline')));`,
+  });
+  return { page, problems, requests };
+}
+
+/** Axe on the page as it is: no serious or critical violation. */
+async function expectAccessible(page: Page, where: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const grave = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  const described = grave.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(described, `axe on ${where}`).toEqual([]);
+}
+
+/** The id of the focused element, through a string: the project's type check has no DOM library. */
+const focusedId = (page: Page) => page.evaluate('document.activeElement && document.activeElement.id') as Promise<string | null>;
+
+async function launch(): Promise<Browser> {
+  if (!hasChromium) {
+    throw new Error(`CI must have Debian's Chromium at ${CHROMIUM} (.ci/run installs it with apt-get install chromium).`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+describe('the console in Chromium', () => {
+  if (skipBrowser) console.warn(`Skipping the browser tests of /console: ${CHROMIUM} is absent (apt-get install chromium).`);
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (!skipBrowser) browser = await launch();
+  });
+  afterAll(async () => browser?.close());
+  mkdirSync(artifacts, { recursive: true });
+
+  for (const viewport of VIEWPORTS) {
+    it.skipIf(skipBrowser)(
+      `at ${viewport.width}x${viewport.height} (${viewport.name}): setup link, log out and in, a key created once, used and revoked`,
+      async () => {
+        const store = await seedStore(service.db);
+        const owner = await newUser(store, 'owner');
+        const origin = new URL(service.baseUrl).origin;
+        const context = await (browser as Browser).newContext({ viewport: { width: viewport.width, height: viewport.height } });
+        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+        const { page, problems, requests } = await watchedPage(context);
+        // A modal's backdrop covers the viewport only: a dialog is shot as the user sees it.
+        const shot = (step: string, fullPage = true) => page.screenshot({ path: `${artifacts}console-${viewport.name}-${step}.png`, fullPage });
+        const at = (path: string) => page.waitForURL((url) => url.pathname === path, { timeout: 10_000 });
+
+        try {
+          // Logged out, every page leads to the login page.
+          for (const path of ['/console/keys', '/console']) {
+            await page.goto(`${service.baseUrl}${path}`);
+            await at('/console/login');
+            await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+          }
+
+          // The setup link: the contract's password rule first, then a password, and the user is in.
+          await page.goto(`${service.baseUrl}${owner.setupPath}`);
+          await page.getByRole('heading', { level: 1, name: 'Choose your password' }).waitFor();
+          await expectAccessible(page, 'the setup page');
+          await shot('setup');
+          await page.getByLabel('Password', { exact: true }).fill('too short');
+          await page.getByLabel('Confirm password').fill('not the same');
+          await page.getByRole('button', { name: 'Set password and log in' }).click();
+          await page.getByText('Must be at least 12 characters.').waitFor();
+          await page.getByText('The two passwords are not the same.').waitFor();
+          await expectAccessible(page, 'the setup page with its errors');
+          await shot('setup-errors');
+          await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+          await page.getByLabel('Confirm password').fill(PASSWORD);
+          await page.getByRole('button', { name: 'Set password and log in' }).click();
+          await at('/console/keys');
+          await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+          await page.getByText(store.store.name, { exact: true }).waitFor();
+          await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'API keys' }).waitFor();
+          await page.locator('tbody tr').first().waitFor(); // the store's seeded keys
+          await expectAccessible(page, 'the API keys page');
+          await shot('keys');
+
+          // Log out, then a wrong password, then in by keyboard alone through the labelled fields.
+          await page.getByRole('button', { name: 'Log out' }).click();
+          await at('/console/login');
+          await page.getByLabel('Email').fill(owner.email);
+          await page.getByLabel('Password').fill('not the password at all');
+          await page.getByRole('button', { name: 'Log in' }).click();
+          await page.getByRole('alert').filter({ hasText: 'Email or password is incorrect.' }).waitFor();
+          await expectAccessible(page, 'the login page with its error');
+          await shot('login-error');
+
+          await page.goto(`${service.baseUrl}/console/login`);
+          await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+          await expectAccessible(page, 'the login page');
+          await shot('login');
+          const emailField = page.getByLabel('Email');
+          const passwordField = page.getByLabel('Password');
+          await page.keyboard.press('Tab');
+          expect(await focusedId(page)).toBe(await emailField.getAttribute('id'));
+          await page.keyboard.type(owner.email);
+          await page.keyboard.press('Tab');
+          expect(await focusedId(page)).toBe(await passwordField.getAttribute('id'));
+          await page.keyboard.type(PASSWORD);
+          await page.keyboard.press('Enter');
+          await at('/console/keys');
+          await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+
+          // A live key: its secret shown once, with a copy button and the warning.
+          await page.getByRole('button', { name: 'Create live key' }).click();
+          const created = page.getByRole('dialog', { name: 'Your new live key' });
+          await created.waitFor();
+          expect(await created.innerText()).toContain('It will not be shown again');
+          const secret = await created.getByLabel('Secret key').inputValue();
+          expect(secret).toMatch(/^ak_live_\w+$/);
+          await created.getByRole('button', { name: 'Copy' }).click();
+          await created.getByText('Copied to the clipboard.').waitFor();
+          expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
+          await expectAccessible(page, 'the new key dialog');
+          await shot('key-created', false);
+
+          // The key works on the merchant API: 404 for an unknown order, not 401.
+          await service.settled();
+          const used = await fetch(`${service.baseUrl}/v2/orders/nope`, { headers: { authorization: `Bearer ${secret}` } });
+          expect(used.status).toBe(404);
+
+          await created.getByRole('button', { name: 'I have saved the key' }).click();
+          await created.waitFor({ state: 'hidden' });
+          const masked = `••••${secret.slice(-4)}`;
+          const row = page.locator('tbody tr').filter({ hasText: masked });
+          await row.getByText('Active').waitFor();
+
+          // Shown once: after a reload it is nowhere on the page.
+          await page.reload();
+          await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+          await row.waitFor();
+          expect(await page.content()).not.toContain(secret);
+          expect(await page.locator('body').innerText()).not.toContain(secret);
+
+          // Revoke, after a confirmation; the API refuses the key at once.
+          await page.getByRole('button', { name: `Revoke live key ${masked}` }).click();
+          const confirm = page.getByRole('dialog', { name: `Revoke the live key ${masked}?` });
+          await confirm.waitFor();
+          await expectAccessible(page, 'the revoke dialog');
+          await shot('revoke', false);
+          await confirm.getByRole('button', { name: 'Revoke key' }).click();
+          await confirm.waitFor({ state: 'hidden' });
+          await row.getByText('Revoked').waitFor();
+          await expectAccessible(page, 'the API keys page after a revocation');
+          await shot('keys-revoked');
+          await service.settled();
+          const refused = await fetch(`${service.baseUrl}/v2/orders/nope`, { headers: { authorization: `Bearer ${secret}` } });
+          expect(refused.status).toBe(401);
+
+          // Logging out ends the session on the server: the old cookie opens nothing.
+          const cookie = (await context.cookies(`${service.baseUrl}/console/`)).find((item) => item.name === SESSION_COOKIE);
+          expect(cookie?.httpOnly).toBe(true);
+          await page.getByRole('button', { name: 'Log out' }).click();
+          await at('/console/login');
+          const after = await fetch(`${service.baseUrl}/console/api/session`, { headers: { cookie: `${SESSION_COOKIE}=${cookie?.value ?? ''}` } });
+          expect(after.status).toBe(401);
+        } catch (error) {
+          // A timeout alone says little: tell what the browser saw.
+          throw new Error(`${String(error)}\nBrowser problems: ${JSON.stringify(problems, null, 2)}`, { cause: error });
+        } finally {
+          await shot('last');
+          await context.close();
+        }
+
+        expect(problems).toEqual([]);
+        expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+      },
+      120_000,
+    );
+  }
+
+  it.skipIf(skipBrowser)(
+    'shows a viewer the keys without a button to create or revoke one; a spent setup link says so',
+    async () => {
+      const store = await seedStore(service.db);
+      const viewer = await newUser(store, 'viewer');
+      const context = await (browser as Browser).newContext({ viewport: { width: 1280, height: 800 } });
+      const { page, problems } = await watchedPage(context);
+      try {
+        await page.goto(`${service.baseUrl}${viewer.setupPath}`);
+        await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+        await page.getByLabel('Confirm password').fill(PASSWORD);
+        await page.getByRole('button', { name: 'Set password and log in' }).click();
+        await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+        await page.getByText(`••••${store.liveKey.slice(-4)}`).waitFor();
+        await page.getByText('Your role (viewer) can see the keys but not create or revoke them.', { exact: false }).waitFor();
+        expect(await page.getByRole('button', { name: /^Create/ }).count()).toBe(0);
+        expect(await page.getByRole('button', { name: /^Revoke/ }).count()).toBe(0);
+        await expectAccessible(page, 'the API keys page of a viewer');
+        await page.screenshot({ path: `${artifacts}console-desktop-viewer.png`, fullPage: true });
+
+        // The link is spent: a second use says so, and what to do.
+        await page.goto(`${service.baseUrl}${viewer.setupPath}`);
+        await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+        await page.getByLabel('Confirm password').fill(PASSWORD);
+        await page.getByRole('button', { name: 'Set password and log in' }).click();
+        await page.getByRole('alert').filter({ hasText: "Ask your store's owner for a new setup link." }).waitFor();
+        await expectAccessible(page, 'the setup page with a spent link');
+      } finally {
+        await context.close();
+      }
+      expect(problems.filter((problem) => problem !== 'HTTP 404 POST /console/api/setup')).toEqual([]);
+    },
+    60_000,
+  );
+});
