@@ -10,7 +10,8 @@ const DAY_MS = 86_400_000;
 export interface StoreOverview {
   month: string;
   statement: BillingStatementRecord;
-  orders: { count: number; protected: number };
+  /** attachRate: the share of the month's orders with protection, 0 without orders. */
+  orders: { count: number; protected: number; attachRate: number };
   openClaims: number;
   dailyNetCents: Array<{ day: string; netCents: number }>;
 }
@@ -40,5 +41,6 @@ export async function storeOverview(db: Database, storeId: string, month: string
     const day = new Date(firstDay.getTime() + index * DAY_MS).toISOString().slice(0, 10);
     return { day, netCents: byDay.get(day) ?? 0 };
   });
-  return { month, statement, orders: orders[0] ?? { count: 0, protected: 0 }, openClaims, dailyNetCents };
+  const { count, protected: protectedCount } = orders[0] ?? { count: 0, protected: 0 };
+  return { month, statement, orders: { count, protected: protectedCount, attachRate: count === 0 ? 0 : protectedCount / count }, openClaims, dailyNetCents };
 }

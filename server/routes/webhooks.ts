@@ -8,7 +8,7 @@ import { connectedStore } from '../domain/platforms.js';
 import { ingestPushedOrder } from '../domain/pushed-orders.js';
 import { RefundIdReusedError, reverseRefund } from '../domain/refunds.js';
 import { cancelStoreRedaction, scheduleStoreRedaction } from '../domain/store-redaction.js';
-import { toCustomerDataExport } from '../wire/customers.js';
+import { toCustomerDataExport, toWithheldOrders } from '../wire/customers.js';
 import type { AppDeps } from '../deps.js';
 import { setModeHeaders } from '../http/request-context.js';
 
@@ -68,7 +68,7 @@ export const webhooksRouter = ({ db, clock, tracking, metrics, logger }: AppDeps
           ack = {
             ...privacyAck(body.event, result.request.id, result.duplicate),
             redacted_orders: result.redacted,
-            withheld_orders: result.withheld.map((sourceOrderId) => ({ source_order_id: sourceOrderId, reason: 'open_claim' as const })),
+            withheld_orders: toWithheldOrders(result.withheld),
           };
           break;
         }

@@ -11,13 +11,12 @@ type CartItemsOut = z.input<typeof CustomerDataExport>['orders'][number]['quote_
 const storedAddress = (value: unknown): AddressOut => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as AddressOut) : null);
 const storedCartItems = (value: unknown): CartItemsOut => (Array.isArray(value) ? (value as CartItemsOut) : null);
 
+/** Orders an erasure left for now: each has an open claim. */
+export const toWithheldOrders = (withheld: readonly string[]): z.input<typeof CustomerRedaction>['withheld_orders'] =>
+  withheld.map((sourceOrderId) => ({ source_order_id: sourceOrderId, reason: 'open_claim' as const }));
+
 export function toCustomerRedaction(result: CustomerRedactionResult): z.input<typeof CustomerRedaction> {
-  return {
-    object: 'customer_redaction',
-    id: result.request.id,
-    redacted_orders: result.redacted,
-    withheld_orders: result.withheld.map((sourceOrderId) => ({ source_order_id: sourceOrderId, reason: 'open_claim' as const })),
-  };
+  return { object: 'customer_redaction', id: result.request.id, redacted_orders: result.redacted, withheld_orders: toWithheldOrders(result.withheld) };
 }
 
 export function toCustomerDataExport(result: CustomerDataResult, generatedAt: Date): z.input<typeof CustomerDataExport> {

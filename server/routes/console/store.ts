@@ -50,7 +50,7 @@ export function consoleStoreRouters({ db, clock, tracking }: AppDeps) {
           body: {
             month: overview.month,
             statement: toBillingStatementResponse(overview.statement),
-            orders: { ...overview.orders, attach_rate: overview.orders.count === 0 ? 0 : overview.orders.protected / overview.orders.count },
+            orders: { count: overview.orders.count, protected: overview.orders.protected, attach_rate: overview.orders.attachRate },
             open_claims: overview.openClaims,
             daily_net_cents: overview.dailyNetCents.map((day) => ({ day: day.day, net_cents: day.netCents })),
           },
