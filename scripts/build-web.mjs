@@ -1,7 +1,7 @@
 // Builds the merchant console (web/console) into web/console/dist with Vite, unless the build is
 // newer than every file it is made from. npm's postinstall, npm start and the test run call it, so
 // a fresh clone serves the console and an unchanged one starts without waiting for a build.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,6 +44,17 @@ if (builtAt > changed.time) {
   process.env.NODE_ENV = 'production';
   // Imported only when needed: Vite takes a moment to load.
   const { build } = await import('vite');
-  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  // Built beside the live folder, then swapped in: a server (or a test run) serving the old build
+  // never sees a half-written or empty dist, and two builds at once do not write into each other.
+  const staging = join(root, `dist.building-${process.pid}`);
+  const retired = join(root, `dist.old-${process.pid}`);
+  try {
+    await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production', build: { outDir: staging } });
+    if (existsSync(join(root, 'dist'))) renameSync(join(root, 'dist'), retired);
+    renameSync(staging, join(root, 'dist'));
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+    rmSync(retired, { recursive: true, force: true });
+  }
   console.log(`web/console: built into web/console/dist in ${((Date.now() - started) / 1000).toFixed(1)} s (${reason}).`);
 }

@@ -3,31 +3,22 @@
 // and a desktop's size: a setup link, logging out and in (by keyboard too), a key created, shown
 // once, used on the API and revoked, a viewer's read-only page, and axe on every page visited.
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { AxeBuilder } from '@axe-core/playwright';
 import express from 'express';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../contract/console/index.js';
 import { consoleApp } from '../server/http/console-app.js';
-import { createMerchantUser, type MerchantUserRole } from '../server/domain/merchant-users.js';
-import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const inCi = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
-// A developer without Chromium can still run `npm test`; CI cannot skip it (see the test bodies).
-const skipBrowser = !hasChromium && !inCi;
-const artifacts = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
+import { artifacts, expectAccessible, focusedId, launch, newUser as newUserOf, PASSWORD, SESSION_PROBE, skipBrowser, VIEWPORTS, watchedPage } from './support/console-browser.js';
+import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+import type { MerchantUserRole } from '../server/domain/merchant-users.js';
 
 /** The first load's JavaScript, gzipped, may not exceed this. */
 const FIRST_LOAD_JS_BUDGET_BYTES = 300 * 1024;
-const PASSWORD = 'a long and memorable passphrase';
 
 let service: TestService;
 beforeAll(async () => {
@@ -133,92 +124,17 @@ describe('GET /console over HTTP', () => {
   });
 });
 
-interface Viewport {
-  name: string;
-  width: number;
-  height: number;
-}
-
-const VIEWPORTS: Viewport[] = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 800 },
-];
-
-/** A console user of the store, with the setup link the operator would hand over. */
-async function newUser(store: SeededStore, role: MerchantUserRole): Promise<{ email: string; setupPath: string }> {
-  const email = `${role}-${Math.random().toString(36).slice(2, 8)}@${store.store.slug}.example`;
-  const { setupPath } = await createMerchantUser(service.db, TEST_OPERATOR, { storeId: store.store.id, email, role }, new Date());
-  return { email, setupPath };
-}
+const newUser = (store: SeededStore, role: MerchantUserRole) => newUserOf(service, store, role);
 
 /** Failed requests the flow causes on purpose: the session read while logged out, and a wrong password. */
-const EXPECTED_FAILURES = [/^401 GET \/console\/api\/session$/, /^401 POST \/console\/api\/session$/];
-
-interface Watched {
-  page: Page;
-  problems: string[];
-  requests: string[];
-}
-
-async function watchedPage(context: BrowserContext): Promise<Watched> {
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const requests: string[] = [];
-  const failures: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    // Chromium logs every 4xx answer to fetch as an error; the responses below judge those.
-    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
-    problems.push(`console error: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
-  page.on('response', (response) => {
-    if (response.status() < 400) return;
-    const line = `${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`;
-    failures.push(line);
-    if (!EXPECTED_FAILURES.some((expected) => expected.test(line))) problems.push(`HTTP ${line}`);
-  });
-  // A CSP refusal also reaches the console, but say it plainly (init scripts are not under the CSP).
-  // Scripts for the page are strings: the project's type check has no DOM library.
-  await page.addInitScript({
-    content: `document.addEventListener('securitypolicyviolation', (event) =>
-      console.error('CSP violation: ' + event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline')));`,
-  });
-  return { page, problems, requests };
-}
-
-/** Axe on the page as it is: no serious or critical violation. */
-async function expectAccessible(page: Page, where: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const grave = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  const described = grave.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  expect(described, `axe on ${where}`).toEqual([]);
-}
-
-/** The id of the focused element, through a string: the project's type check has no DOM library. */
-const focusedId = (page: Page) => page.evaluate('document.activeElement && document.activeElement.id') as Promise<string | null>;
-
-async function launch(): Promise<Browser> {
-  if (!hasChromium) {
-    throw new Error(`CI must have Debian's Chromium at ${CHROMIUM} (.ci/run installs it with apt-get install chromium).`);
-  }
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}
+const EXPECTED_FAILURES = [SESSION_PROBE, /^401 POST \/console\/api\/session$/];
 
 describe('the console in Chromium', () => {
-  if (skipBrowser) console.warn(`Skipping the browser tests of /console: ${CHROMIUM} is absent (apt-get install chromium).`);
   let browser: Browser | undefined;
   beforeAll(async () => {
     if (!skipBrowser) browser = await launch();
   });
   afterAll(async () => browser?.close());
-  mkdirSync(artifacts, { recursive: true });
 
   for (const viewport of VIEWPORTS) {
     it.skipIf(skipBrowser)(
@@ -229,7 +145,7 @@ describe('the console in Chromium', () => {
         const origin = new URL(service.baseUrl).origin;
         const context = await (browser as Browser).newContext({ viewport: { width: viewport.width, height: viewport.height } });
         await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-        const { page, problems, requests } = await watchedPage(context);
+        const { page, problems, requests } = await watchedPage(context, EXPECTED_FAILURES);
         // A modal's backdrop covers the viewport only: a dialog is shot as the user sees it.
         const shot = (step: string, fullPage = true) => page.screenshot({ path: `${artifacts}console-${viewport.name}-${step}.png`, fullPage });
         const at = (path: string) => page.waitForURL((url) => url.pathname === path, { timeout: 10_000 });
@@ -365,7 +281,7 @@ describe('the console in Chromium', () => {
       const store = await seedStore(service.db);
       const viewer = await newUser(store, 'viewer');
       const context = await (browser as Browser).newContext({ viewport: { width: 1280, height: 800 } });
-      const { page, problems } = await watchedPage(context);
+      const { page, problems } = await watchedPage(context, EXPECTED_FAILURES);
       try {
         await page.goto(`${service.baseUrl}${viewer.setupPath}`);
         await page.getByLabel('Password', { exact: true }).fill(PASSWORD);

@@ -101,11 +101,6 @@ export const sessionQuery = queryOptions({
   staleTime: 5 * 60_000,
 });
 
-export const keysQuery = queryOptions({
-  queryKey: ['keys'] as const,
-  queryFn: async () => bodyOf(await api.keys.list(), 200).data,
-});
-
 /**
  * Forgets the session and everything read under it (after logout, or when the server says the
  * session ended). The session becomes null rather than unknown, so the login page does not ask again.

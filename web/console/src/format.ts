@@ -1,6 +1,21 @@
-// Dates as the user's browser writes them, in its own time zone.
+// How the console writes dates and money. Dates in the user's browser time zone; money exactly, from
+// integer cents (the API's unit), never through a float that could round a cent away.
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const wholeDollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 export function formatDateTime(iso: string): string {
   return dateTime.format(new Date(iso));
+}
+
+export function formatDate(iso: string): string {
+  return dateOnly.format(new Date(iso));
+}
+
+/** Integer cents as US dollars: 123456 → "$1,234.56", -150 → "-$1.50". USD is the only currency. */
+export function formatCents(cents: number): string {
+  const magnitude = Math.abs(cents);
+  const dollars = Math.trunc(magnitude / 100);
+  const rest = magnitude - dollars * 100;
+  return `${cents < 0 ? '-' : ''}$${wholeDollars.format(dollars)}.${String(rest).padStart(2, '0')}`;
 }

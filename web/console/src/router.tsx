@@ -1,25 +1,20 @@
 // The console's routes, in code: /login and /setup for anyone, and the pages of a logged-in user
-// inside the layout, whose guard sends everyone else to /login.
+// inside the layout (routes/root.ts), one folder per area under routes/.
 import type { QueryClient } from '@tanstack/react-query';
-import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
+import { createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { sessionQuery } from './api';
 import { HOME_PATH } from './navigation';
-import { ApiKeysPage } from './pages/ApiKeysPage';
-import { Layout } from './pages/Layout';
 import { LoginPage } from './pages/LoginPage';
-import { NotFoundPage } from './pages/NotFoundPage';
 import { SetupPage } from './pages/SetupPage';
-import { ErrorPage } from './pages/ErrorPage';
-
-interface RouterContext {
-  queryClient: QueryClient;
-}
-
-const rootRoute = createRootRouteWithContext<RouterContext>()({
-  component: Outlet,
-  notFoundComponent: NotFoundPage,
-  errorComponent: ErrorPage,
-});
+import { apiKeysRoutes } from './routes/api-keys';
+import { billingRoutes } from './routes/billing';
+import { claimsRoutes } from './routes/claims';
+import { developersRoutes } from './routes/developers';
+import { ordersRoutes } from './routes/orders';
+import { overviewRoutes } from './routes/overview';
+import { loggedInRoute, rootRoute } from './routes/root';
+import { settingsRoutes } from './routes/settings';
+import { shipmentsRoutes } from './routes/shipments';
 
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -38,16 +33,6 @@ const setupRoute = createRoute({
   component: SetupPage,
 });
 
-/** Every page of a logged-in user: no session, no page. */
-const loggedInRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  id: 'logged-in',
-  beforeLoad: async ({ context }) => {
-    if (!(await context.queryClient.ensureQueryData(sessionQuery))) throw redirect({ to: '/login', replace: true });
-  },
-  component: Layout,
-});
-
 const indexRoute = createRoute({
   getParentRoute: () => loggedInRoute,
   path: '/',
@@ -56,13 +41,21 @@ const indexRoute = createRoute({
   },
 });
 
-const keysRoute = createRoute({
-  getParentRoute: () => loggedInRoute,
-  path: '/keys',
-  component: ApiKeysPage,
+const routeTree = rootRoute.addChildren({
+  loginRoute,
+  setupRoute,
+  loggedInRoute: loggedInRoute.addChildren({
+    indexRoute,
+    ...overviewRoutes,
+    ...ordersRoutes,
+    ...shipmentsRoutes,
+    ...claimsRoutes,
+    ...billingRoutes,
+    ...developersRoutes,
+    ...apiKeysRoutes,
+    ...settingsRoutes,
+  }),
 });
-
-const routeTree = rootRoute.addChildren([loginRoute, setupRoute, loggedInRoute.addChildren([indexRoute, keysRoute])]);
 
 export function createConsoleRouter(queryClient: QueryClient) {
   return createRouter({

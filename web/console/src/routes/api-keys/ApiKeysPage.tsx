@@ -1,18 +1,23 @@
 // The store's API keys: list, create (the secret is shown once, in a dialog, and held in memory
 // only until the dialog closes: never in a URL, the query cache or storage) and revoke (after a
 // confirmation).
-import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { z } from 'zod';
-import { consoleContract, type ConsoleApiKey } from '../../../../contract/console/index.js';
-import { api, bodyOf, errorMessage, keysQuery, mayCall, sessionQuery } from '../api';
-import { Dialog } from '../components/Dialog';
-import { ErrorMessage } from '../components/ErrorMessage';
-import { formatDateTime } from '../format';
-import { PRODUCT_NAME } from '../navigation';
+import { consoleContract, type ConsoleApiKey } from '../../../../../contract/console/index.js';
+import { api, bodyOf, errorMessage, mayCall, sessionQuery } from '../../api';
+import { Dialog } from '../../components/Dialog';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { formatDateTime } from '../../format';
+import { PRODUCT_NAME } from '../../navigation';
 
 type ApiKey = z.infer<typeof ConsoleApiKey>;
 type Mode = ApiKey['mode'];
+
+const keysQuery = queryOptions({
+  queryKey: ['keys'] as const,
+  queryFn: async () => bodyOf(await api.keys.list(), 200).data,
+});
 
 const MODE_LABEL: Record<Mode, string> = { live: 'Live', test: 'Test' };
 const masked = (key: Pick<ApiKey, 'last4'>) => `••••${key.last4}`;

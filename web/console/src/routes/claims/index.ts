@@ -1,0 +1,2 @@
+// The claims pages (an empty area until its pages are written).
+export const claimsRoutes = {};

@@ -1,0 +1,2 @@
+// The developers pages (an empty area until its pages are written).
+export const developersRoutes = {};

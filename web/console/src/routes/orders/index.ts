@@ -1,0 +1,2 @@
+// The orders pages (an empty area until its pages are written).
+export const ordersRoutes = {};

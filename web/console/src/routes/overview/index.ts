@@ -1,0 +1,2 @@
+// The overview pages (an empty area until its pages are written).
+export const overviewRoutes = {};

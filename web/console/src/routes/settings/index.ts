@@ -1,0 +1,2 @@
+// The settings pages (an empty area until its pages are written).
+export const settingsRoutes = {};
