@@ -19,3 +19,12 @@ export function formatCents(cents: number): string {
   const rest = magnitude - dollars * 100;
   return `${cents < 0 ? '-' : ''}$${wholeDollars.format(dollars)}.${String(rest).padStart(2, '0')}`;
 }
+
+/**
+ * Cents from an amount the merchant API writes in major units (a billing statement's totals): the
+ * number is the double nearest a two-decimal amount, so ×100 lands within far less than half a
+ * cent of the integer and rounding recovers it exactly.
+ */
+export function centsOfMajor(amount: number): number {
+  return Math.round(amount * 100);
+}
