@@ -39,6 +39,7 @@ function fieldOf(body: string, field: string): string | undefined {
  */
 export function serverScenarios(seeded: Seeded, counters: Counters, runId: string): Scenario[] {
   const auth = { token: seeded.liveKey };
+  const consoleAuth = { cookie: seeded.consoleCookie };
   const json = { 'content-type': 'application/json' };
   const orderId = (n: number) => `bench-${runId}-${n}`;
   const shipmentPrefix = runId.slice(0, 6).toUpperCase().replace(/[^A-Z0-9]/g, '0');
@@ -100,6 +101,31 @@ export function serverScenarios(seeded: Seeded, counters: Counters, runId: strin
       path: '/v1/shipments/x',
       headers: auth,
       setup: (req) => ({ ...req, path: `/v1/shipments/${pick(counters.createdShipments)}` }),
+    },
+    // The merchant console's reads, by session cookie: the overview (the month's ledger and 90 days of
+    // it), an order search by the shopper's email (every bench order has the same one: a shopper
+    // with many orders, the first page of 25), and the order page (order, ledger, shipments, claims).
+    {
+      name: 'console_overview_read',
+      baseline: 'insert',
+      method: 'GET',
+      path: '/console/api/overview',
+      headers: consoleAuth,
+    },
+    {
+      name: 'console_order_search_read',
+      baseline: 'insert',
+      method: 'GET',
+      path: `/console/api/orders?q=${encodeURIComponent('ada@example.com')}`,
+      headers: consoleAuth,
+    },
+    {
+      name: 'console_order_page_read',
+      baseline: 'insert',
+      method: 'GET',
+      path: '/console/api/orders/x',
+      headers: consoleAuth,
+      setup: (req) => ({ ...req, path: `/console/api/orders/${encodeURIComponent(pick(counters.createdOrders))}` }),
     },
     {
       name: 'address_verify_offline',

@@ -8,6 +8,9 @@ import type { StoreScope } from '../server/domain/actor.js';
 import { authenticateApiKey, issueApiKey, type Caller } from '../server/domain/api-keys.js';
 import { createQuote } from '../server/domain/quotes.js';
 import { createStore, type StoreContext } from '../server/domain/stores.js';
+import { openSession } from '../server/domain/console-sessions.js';
+import { createMerchantUser } from '../server/domain/merchant-users.js';
+import { SESSION_COOKIE } from '../contract/console/index.js';
 import type { Actor } from '../server/domain/actor.js';
 
 /** The operator the bench acts as, in the audit log. */
@@ -23,6 +26,8 @@ export interface Seeded {
   quoteId: string;
   /** The live key's store scope, as the key middleware would hand it to the domain. */
   scope: StoreScope;
+  /** A Cookie header with an owner's console session, for the console's routes. */
+  consoleCookie: string;
 }
 
 /** The store scope an authenticated store key gets (server/http/authenticate.ts). */
@@ -44,7 +49,10 @@ export async function seed(db: Database, slug: string): Promise<Seeded> {
   // The quote every benchmarked order names: a year's lifetime is not possible, so quotes are
   // re-issued per run (24 h is plenty for one run).
   const quote = await createQuote(db, scope, { cart: { covered: { amount: 12500, currency: 'USD' }, cart_ref: 'bench' } }, new Date());
-  return { store, liveKey: live.key, quoteId: quote.id, scope };
+  // The console's owner: a session opened as a login would (the password itself is not measured).
+  const owner = await createMerchantUser(db, BENCH_OPERATOR, { storeId: store.id, email: `owner@${slug}.example`, role: 'owner' }, new Date());
+  const session = await openSession(db, owner.user, new Date());
+  return { store, liveKey: live.key, quoteId: quote.id, scope, consoleCookie: `${SESSION_COOKIE}=${session.token}` };
 }
 
 export async function createDatabaseIn(cluster: EmbeddedCluster, name: string): Promise<string> {
