@@ -97,6 +97,14 @@ describe('GET /console over HTTP', () => {
     expect(unknownApi.status).toBe(404);
     expect(await unknownApi.json()).toMatchObject({ error_code: 'not_found' });
 
+    // The app's pages are read only; any other method is 405, naming what is allowed.
+    for (const path of ['/console', '/console/keys']) {
+      const posted = await fetch(`${service.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(posted.status, path).toBe(405);
+      expect(posted.headers.get('allow'), path).toBe('GET, HEAD');
+      expect(await posted.json(), path).toMatchObject({ error_code: 'method_not_allowed', errors: [] });
+    }
+
     const missing = await fetch(`${service.baseUrl}/console/assets/missing-00000000.js`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error_code: 'not_found' });

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import helmet from 'helmet';
 import type { ErrorResponse } from '../../contract/errors.js';
+import { AppError } from '../domain/errors.js';
 
 const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../web/console/dist/', import.meta.url));
 const LONG_CACHE_SECONDS = 365 * 24 * 3600;
@@ -95,6 +96,13 @@ export function consoleApp(options: ConsoleAppOptions = {}): express.Router {
   // Two routes rather than one with two paths: the request log and the metrics name req.route.path.
   router.get('/console', servePage);
   router.get('/console/*', servePage);
+  // The app's pages are only read: any other method is 405, as on the API's own paths.
+  router.all(['/console', '/console/*'], (req, res, next) => {
+    // A GET that reached here is a file no build made: the unmatched-route handler's 404.
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    res.setHeader('Allow', 'GET, HEAD');
+    next(new AppError('method_not_allowed', 'The console\'s pages are only read: use GET.'));
+  });
 
   return router;
 }
