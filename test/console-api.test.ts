@@ -375,13 +375,17 @@ describe('shipments, settings, users and passwords', () => {
     expect(created.body.courier).toBe('unknown');
 
     const page = await consoleCall(admin.browser, 'GET', '/console/api/shipments/SBXMYSTERY42');
-    expect(page.body).toMatchObject({ tracking_number: 'SBXMYSTERY42', courier: 'unknown', checkpoints: expect.any(Array), merchant_messages: expect.any(Array) });
+    expect(page.body).toMatchObject({
+      shipment: { tracking_number: 'SBXMYSTERY42', courier: 'unknown', checkpoints: expect.any(Array), merchant_messages: expect.any(Array) },
+      order: { source_order_id: body.source_order_id, source_order_number: expect.any(String), order_number: expect.stringMatching(/^OP-\d+$/) },
+    });
     const bad = await consoleCall(admin.browser, 'POST', '/console/api/shipments/SBXMYSTERY42/carrier', { courier_id: 'owl-post' });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual([expect.objectContaining({ field: 'courier_id' })]);
     const set = await consoleCall(admin.browser, 'POST', '/console/api/shipments/SBXMYSTERY42/carrier', { courier_id: 'fedex' });
     expect(set.status).toBe(200);
-    expect(set.body.courier).toBe('fedex');
+    expect(set.body.shipment.courier).toBe('fedex');
+    expect(set.body.order.source_order_id).toBe(body.source_order_id);
     expect((await call(service.baseUrl, 'GET', '/v1/shipments/SBXMYSTERY42', { key: store.liveKey })).body.courier).toBe('fedex');
 
     const viewer = await loggedIn(store, 'viewer');

@@ -573,6 +573,16 @@ export async function applyProviderEvent(db: Database, providerRef: string, repo
   return true;
 }
 
+/** The order a shipment of the scope's store belongs to (the console's shipment page links to it). */
+export async function shipmentOrder(db: Database, scope: StoreScope, shipmentId: string): Promise<{ sourceOrderId: string; sourceOrderNumber: string; orderNumber: string }> {
+  const row = await db.shipment.findFirst({
+    where: { id: shipmentId, storeId: scope.store.id },
+    select: { order: { select: { sourceOrderId: true, sourceOrderNumber: true, orderNumber: true } } },
+  });
+  if (!row) throw new AppError('not_found', 'No such shipment.');
+  return row.order;
+}
+
 /** Every shipment of an order, oldest first, with its latest checkpoints (the console's order page). */
 export async function listOrderShipments(db: Database, orderId: string): Promise<ShipmentRecord[]> {
   const rows = await db.shipment.findMany({ where: { orderId }, orderBy: [{ createdOn: 'asc' }, { id: 'asc' }], include: shipmentInclude });

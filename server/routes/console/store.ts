@@ -6,7 +6,8 @@ import { consoleBillingContract, consoleClaimsContract, consoleDevelopersContrac
 import { monthLedgerEntries, billingStatement } from '../../domain/billing.js';
 import { CLAIM_TRANSITIONS, claimHistory, getClaim, listStoreClaims, setClaimStatus, type ClaimRecord } from '../../domain/claims.js';
 import { orderHistory, searchOrders } from '../../domain/order-search.js';
-import { getShipment, updateShipment } from '../../domain/shipments.js';
+import { getShipment, shipmentOrder, updateShipment, type ShipmentRecord } from '../../domain/shipments.js';
+import type { StoreScope } from '../../domain/actor.js';
 import { listDeliveries } from '../../domain/event-delivery.js';
 import { listEndpoints } from '../../domain/webhook-endpoints.js';
 import { listRequestLog } from '../../domain/request-log.js';
@@ -22,6 +23,7 @@ import { toBillingStatementResponse } from '../../wire/billing.js';
 import { toClaimResponse } from '../../wire/claims.js';
 import { toOrderResponse } from '../../wire/orders.js';
 import { toShipmentResponse } from '../../wire/shipments.js';
+import type { ConsoleShipmentDetail } from '../../../contract/console/index.js';
 
 const s = initServer();
 
@@ -35,6 +37,11 @@ async function claimDetail(db: Database, claim: ClaimRecord): Promise<z.input<ty
     history: history.map((change) => ({ from_status: change.fromStatus, to_status: change.toStatus, note: change.note, created_at: change.createdAt.toISOString() })),
     next_statuses: [...CLAIM_TRANSITIONS[claim.status]],
   };
+}
+
+async function shipmentDetail(db: Database, scope: StoreScope, shipment: ShipmentRecord): Promise<z.input<typeof ConsoleShipmentDetail>> {
+  const order = await shipmentOrder(db, scope, shipment.id);
+  return { shipment: toShipmentResponse(shipment), order: { source_order_id: order.sourceOrderId, source_order_number: order.sourceOrderNumber, order_number: order.orderNumber } };
 }
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
@@ -122,14 +129,18 @@ export function consoleStoreRouters({ db, clock, tracking }: AppDeps) {
       },
     }),
     shipments: s.router(consoleShipmentsContract, {
-      get: async ({ params, req }) => ({ status: 200, body: toShipmentResponse(await getShipment(db, await consoleScopeOf(db, req), params.tracking_number)) }),
+      get: async ({ params, req }) => {
+        const scope = await consoleScopeOf(db, req);
+        return { status: 200, body: await shipmentDetail(db, scope, await getShipment(db, scope, params.tracking_number)) };
+      },
       setCarrier: async ({ params, body, req }) => {
         // The API records a carrier it does not know as a message; a person choosing one gets told.
         if (normalizeCourierId(body.courier_id) === null) {
           throw new AppError('invalid_request', 'Unknown carrier.', [{ field: 'courier_id', message: `must be a carrier slug or alias, e.g. ${CARRIER_SLUGS.slice(0, 3).join(', ')}` }]);
         }
-        const shipment = await updateShipment(db, tracking, await consoleScopeOf(db, req), params.tracking_number, { courier_id: body.courier_id }, clock.now());
-        return { status: 200, body: toShipmentResponse(shipment) };
+        const scope = await consoleScopeOf(db, req);
+        const shipment = await updateShipment(db, tracking, scope, params.tracking_number, { courier_id: body.courier_id }, clock.now());
+        return { status: 200, body: await shipmentDetail(db, scope, shipment) };
       },
     }),
     developers: s.router(consoleDevelopersContract, {
