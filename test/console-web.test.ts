@@ -181,10 +181,13 @@ describe('the console in Chromium', () => {
           await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
           await page.getByLabel('Confirm password').fill(PASSWORD);
           await page.getByRole('button', { name: 'Set password and log in' }).click();
+          // The console's home is the overview; the keys are a link away.
+          await at('/console/overview');
+          await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+          await page.getByText(store.store.name, { exact: true }).waitFor();
+          await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'API keys' }).click();
           await at('/console/keys');
           await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
-          await page.getByText(store.store.name, { exact: true }).waitFor();
-          await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'API keys' }).waitFor();
           await page.locator('tbody tr').first().waitFor(); // the store's seeded keys
           await expectAccessible(page, 'the API keys page');
           await shot('keys');
@@ -212,6 +215,9 @@ describe('the console in Chromium', () => {
           expect(await focusedId(page)).toBe(await passwordField.getAttribute('id'));
           await page.keyboard.type(PASSWORD);
           await page.keyboard.press('Enter');
+          await at('/console/overview');
+          await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+          await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'API keys' }).click();
           await at('/console/keys');
           await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
 
@@ -295,6 +301,8 @@ describe('the console in Chromium', () => {
         await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
         await page.getByLabel('Confirm password').fill(PASSWORD);
         await page.getByRole('button', { name: 'Set password and log in' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'API keys' }).click();
         await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
         await page.getByText(`••••${store.liveKey.slice(-4)}`).waitFor();
         await page.getByText('Your role (viewer) can see the keys but not create or revoke them.', { exact: false }).waitFor();

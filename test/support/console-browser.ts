@@ -107,7 +107,8 @@ export const waitForPath = (page: Page, pathname: string) => page.waitForURL((ur
 
 /**
  * A new user of `role` who has chosen a password through the setup link and is logged in, on
- * `page`: the console's home page is showing when this returns.
+ * `page`: the console's home page is showing, its reads done, when this returns (a page loaded
+ * while they run would abort them, which watchedPage counts as failed requests).
  */
 export async function logInNewUser(service: TestService, page: Page, store: SeededStore, role: MerchantUserRole): Promise<{ email: string }> {
   const user = await newUser(service, store, role);
@@ -116,6 +117,7 @@ export async function logInNewUser(service: TestService, page: Page, store: Seed
   await page.getByLabel('Confirm password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Set password and log in' }).click();
   await page.getByRole('navigation', { name: 'Console' }).waitFor();
+  await page.waitForLoadState('networkidle');
   return { email: user.email };
 }
 

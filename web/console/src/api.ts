@@ -29,6 +29,12 @@ export const api = initClient(consoleContract, {
     ),
 });
 
+/**
+ * The typed client puts path parameters into the URL as they are; an order id or a tracking number
+ * may hold "/", "#", "?" or "%", so every path parameter is passed through this (the server decodes it).
+ */
+export const pathParam = (value: string) => encodeURIComponent(value);
+
 /** An error answer of the API, in its documented shape (or a stand-in when the body was not one). */
 export class ApiError extends Error {
   readonly status: number;

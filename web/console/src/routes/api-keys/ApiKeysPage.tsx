@@ -34,6 +34,8 @@ export function ApiKeysPage() {
   const mayRevoke = mayCall(consoleContract.keys.revoke, role);
 
   const create = useMutation({
+    // The answer holds the secret: the cache drops it as soon as the dialog resets the mutation.
+    gcTime: 0,
     mutationFn: async (mode: Mode) => bodyOf(await api.keys.create({ body: { mode } }), 201),
     onSuccess: async (key) => {
       setCreated({ mode: key.mode, secret: key.secret });

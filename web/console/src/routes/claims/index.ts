@@ -1,2 +1,20 @@
-// The claims pages (an empty area until its pages are written).
-export const claimsRoutes = {};
+// /claims: the store's claims queue, by status; /claims/$claimId: one claim, with its decision.
+// The order page links to a claim with `params: { claimId }`.
+import { createRoute } from '@tanstack/react-router';
+import { loggedInRoute } from '../root';
+import { ClaimPage } from './ClaimPage';
+import { ClaimsQueuePage } from './ClaimsQueuePage';
+import { claimStatusOf, type ClaimStatus } from './claims';
+
+export const claimsRoutes = {
+  claims: createRoute({
+    getParentRoute: () => loggedInRoute,
+    path: '/claims',
+    // Anything but a known status (or no status) shows every claim. The key is always written:
+    // the router lays a route's validated search over the raw one, so leaving it out would let
+    // ?status=junk through.
+    validateSearch: (search: Record<string, unknown>): { status?: ClaimStatus } => ({ status: claimStatusOf(search.status) }),
+    component: ClaimsQueuePage,
+  }),
+  claim: createRoute({ getParentRoute: () => loggedInRoute, path: '/claims/$claimId', component: ClaimPage }),
+};

@@ -1,2 +1,8 @@
-// The shipments pages (an empty area until its pages are written).
-export const shipmentsRoutes = {};
+// /shipments/$trackingNumber: a shipment, its tracking timeline, and setting its carrier.
+import { createRoute } from '@tanstack/react-router';
+import { loggedInRoute } from '../root';
+import { ShipmentPage } from './ShipmentPage';
+
+export const shipmentsRoutes = {
+  shipment: createRoute({ getParentRoute: () => loggedInRoute, path: '/shipments/$trackingNumber', component: ShipmentPage }),
+};

@@ -1,0 +1,555 @@
+// The console's Developers and Settings pages in Debian's Chromium, over the real server: webhook
+// endpoints with their delivery attempts (a real receiver answering 500, then 200), a connected
+// platform, and the request log with "Load more" and no body or personal data; the integration
+// declarations changed by an admin by keyboard (the server's field errors beside their SKU), the
+// operator's pricing terms, a viewer's read-only page, and an owner's users: an invitation whose
+// setup link is shown once and works, and a user disabled whose session ends. Axe and a
+// screenshot of every page and dialog at a phone's and a desktop's size.
+import type { Browser, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { SESSION_COOKIE } from '../contract/console/index.js';
+import type { WebhookDelivery } from '../contract/merchant-events.js';
+import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { updateStoreDeclarations } from '../server/domain/stores.js';
+import {
+  artifacts,
+  DESKTOP,
+  expectAccessible,
+  focusedId,
+  focusedText,
+  inBrowser,
+  launch,
+  logInNewUser,
+  PASSWORD,
+  PHONE,
+  SESSION_PROBE,
+  skipBrowser,
+  waitForPath,
+  watchedPage,
+} from './support/console-browser.js';
+import { startEventReceiver } from './support/event-receiver.js';
+import { call, orderBody } from './support/http.js';
+import { seedStore, startService, TEST_OPERATOR, type TestService } from './support/service.js';
+
+let service: TestService;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  // Event workers on, and a failed delivery retried only after an hour: its next retry shows.
+  service = await startService({ events: { workers: true, retryScheduleSeconds: [3600] } });
+  if (!skipBrowser) browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+
+/** The browser's locale and zone are fixed, so the dates the page writes can be worked out here. */
+const CONTEXT = { locale: 'en-US', timezoneId: 'UTC' } as const;
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+const formatted = (iso: string | Date) => dateTime.format(new Date(iso));
+
+const newContext = async () => {
+  const context = await (browser as Browser).newContext({ viewport: { width: DESKTOP.width, height: DESKTOP.height }, ...CONTEXT });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(service.baseUrl).origin });
+  return context;
+};
+
+/**
+ * Axe and a screenshot at each size, then back to the desktop's. Nothing may be wider than a
+ * phone's screen. A dialog is shot as the user sees it (its backdrop covers the viewport only).
+ */
+async function checkAtEachSize(page: Page, area: 'developers' | 'settings', step: string, where: string, fullPage = true): Promise<void> {
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await expectAccessible(page, `${where} (${viewport.name})`);
+    const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+    expect(overflow, `${where} is wider than the ${viewport.name} screen`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${artifacts}console-${area}-${step}-${viewport.name}.png`, fullPage });
+  }
+}
+
+/**
+ * Waits until the page has had no request in flight for half a second: a navigation (goto,
+ * reload, closing) would abort one, which the watched page reports as a failure. The home page
+ * after login loads its own data, and code on demand once that data is in.
+ */
+function idleWaiter(page: Page): () => Promise<void> {
+  const pending = new Set<Request>();
+  let lastActivity = Date.now();
+  const track = (change: () => void) => {
+    change();
+    lastActivity = Date.now();
+  };
+  page.on('request', (request) => track(() => pending.add(request)));
+  page.on('requestfinished', (request) => track(() => pending.delete(request)));
+  page.on('requestfailed', (request) => track(() => pending.delete(request)));
+  return async () => {
+    await expect.poll(() => pending.size === 0 && Date.now() - lastActivity >= 500, { timeout: 10_000, interval: 100 }).toBe(true);
+  };
+}
+
+const rowsOf = (page: Page, tableName: string) => page.getByRole('table', { name: tableName }).locator('tbody tr');
+const clipboard = (page: Page) => page.evaluate('navigator.clipboard.readText()') as Promise<string>;
+
+type Delivery = z.infer<typeof WebhookDelivery>;
+
+describe.skipIf(skipBrowser)('the developers pages', () => {
+  it('show the endpoints with every delivery attempt, the platforms, and the request log a page at a time, with no body or personal data', async () => {
+    const store = await seedStore(service.db);
+    // Every request of the store's keys goes through here and is counted: the request log must hold them all.
+    let made = 0;
+    const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>, key = store.liveKey) => {
+      made += 1;
+      return call(service.baseUrl, method, path, { key, ...(body === undefined ? {} : { body }), ...(headers === undefined ? {} : { headers }) });
+    };
+    const receiver = await startEventReceiver();
+    const customer = { first_name: 'Quentin', last_name: 'Logless', email: 'quentin@example.com', phone: '+1 555 0199' };
+    // What the store's requests carried that no page may show: the shopper, a query, the keys, the secret.
+    const expectNoPersonalData = async (page: Page) => {
+      const text = await page.locator('body').innerText();
+      for (const secret of ['Quentin', 'Logless', 'quentin@example.com', '555 0199', 'secret-query', store.liveKey, store.testKey, endpointSecret]) {
+        expect(text, secret).not.toContain(secret);
+      }
+    };
+    let endpointId: string;
+    let endpointSecret: string;
+    let deliveries: Delivery[];
+    try {
+      // The first event's first attempt gets a 500 (retried in an hour); the second event's a 200.
+      receiver.answer((index) => (index === 0 ? 500 : 200));
+      const endpoint = await api('POST', '/v1/webhook_endpoints', { url: receiver.url, events: ['order.created'], description: 'Order sync' });
+      expect(endpoint.status).toBe(201);
+      endpointId = endpoint.body.id as string;
+      endpointSecret = endpoint.body.secret as string;
+      const readDeliveries = async () => (await api('GET', `/v1/webhook_endpoints/${endpointId}/deliveries`)).body.data as Delivery[];
+      expect((await api('POST', '/v2/orders', orderBody({ customer_details: customer }), { 'x-request-id': 'req-dev-first-order' })).status).toBe(201);
+      await expect.poll(async () => (await readDeliveries())[0]?.attempts.length, { timeout: 15_000 }).toBe(1);
+      expect((await api('POST', '/v2/orders', orderBody({ customer_details: customer }))).status).toBe(201);
+      await expect.poll(async () => (await readDeliveries()).map((delivery) => delivery.attempts.length), { timeout: 15_000 }).toEqual([1, 1]);
+      deliveries = await readDeliveries();
+    } finally {
+      await receiver.close();
+    }
+    const [succeeded, failing] = deliveries as [Delivery, Delivery];
+    expect(succeeded).toMatchObject({ status: 'succeeded', next_attempt_on: null, attempts: [{ status_code: 200 }] });
+    expect(failing).toMatchObject({ status: 'pending', next_attempt_on: expect.any(String), attempts: [{ status_code: 500 }] });
+
+    // A second endpoint, disabled by the store.
+    const paused = await api('POST', '/v1/webhook_endpoints', { url: 'https://hooks.example.com/paused', events: ['claim.created', 'claim.status_changed'] });
+    expect((await api('PATCH', `/v1/webhook_endpoints/${paused.body.id as string}`, { enabled: false })).body.status).toBe('disabled');
+
+    const platform = `devweb${Date.now()}`;
+    await createPlatform(service.db, TEST_OPERATOR, platform, 'developers-web-platform-secret-0123');
+    await connectStore(service.db, TEST_OPERATOR, store.store.slug, platform);
+    const connectedAt = (await service.db.storePlatform.findFirstOrThrow({ where: { storeId: store.store.id } })).connectedAt;
+
+    // A test key's request, with a query the log must not keep.
+    const testRequest = await api('GET', '/v2/orders/absent?expand=secret-query', undefined, undefined, store.testKey);
+    // A line is recorded just after its answer, and written a second later at most.
+    const allLogged = async () =>
+      expect
+        .poll(async () => {
+          await service.requestLog.flush();
+          return service.db.requestLogEntry.count({ where: { storeId: store.store.id } });
+        })
+        .toBe(made);
+    await allLogged();
+    const firstLogged = made;
+
+    const context = await newContext();
+    const watched = await watchedPage(context, [SESSION_PROBE, /^404 GET \/console\/api\/webhook_endpoints\/we_unknown\/deliveries$/]);
+    const { page, problems } = watched;
+    const idle = idleWaiter(page);
+    await inBrowser(
+      watched,
+      context,
+      async () => {
+        await logInNewUser(service, page, store, 'viewer');
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Developers' }).click();
+        await waitForPath(page, '/console/developers');
+        await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
+        expect(await page.title()).toBe(`Developers · ${store.store.name} · Merchant console`);
+
+        // Endpoints: the receiver's, enabled again after its success, and the paused one.
+        const endpoints = rowsOf(page, 'Webhook endpoints, oldest first');
+        await endpoints.first().waitFor();
+        expect(await endpoints.count()).toBe(2);
+        const live = endpoints.filter({ hasText: receiver.url });
+        for (const text of ['Order sync', 'order.created', 'Enabled']) await live.getByText(text, { exact: true }).waitFor();
+        const created = (await service.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } })).createdAt;
+        await live.getByText(formatted(created), { exact: true }).waitFor();
+        const pausedRow = endpoints.filter({ hasText: 'https://hooks.example.com/paused' });
+        for (const text of ['claim.created', 'claim.status_changed', 'Disabled']) await pausedRow.getByText(text, { exact: true }).waitFor();
+
+        // The platform, and its webhook URL copied whole.
+        const platforms = rowsOf(page, 'Connected platforms, oldest connection first');
+        expect(await platforms.count()).toBe(1);
+        const webhookUrl = `${service.baseUrl}/api/webhooks/${platform}`;
+        await platforms.getByText(platform, { exact: true }).waitFor();
+        await platforms.getByText(formatted(connectedAt), { exact: true }).waitFor();
+        await platforms.getByText(webhookUrl, { exact: true }).waitFor();
+        await platforms.getByRole('button', { name: `Copy the webhook URL of ${platform}` }).click();
+        await platforms.getByText('Copied to the clipboard.').waitFor();
+        expect(await clipboard(page)).toBe(webhookUrl);
+
+        // The request log: every request so far, the test key's among them, and its promise kept.
+        const log = rowsOf(page, 'Requests of the last 24 hours, newest first');
+        await log.first().waitFor();
+        expect(await log.count()).toBe(firstLogged);
+        await page.getByText(`Showing all ${firstLogged} requests of the last 24 hours.`).waitFor();
+        expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+        await page.getByText('no headers, query strings, bodies or personal data', { exact: false }).waitFor();
+        const testLine = log.filter({ hasText: '/v2/orders/absent' });
+        for (const text of ['Test', 'GET', String(testRequest.status)]) await testLine.getByText(text, { exact: true }).waitFor();
+        const firstOrder = log.filter({ hasText: 'req-dev-first-order' });
+        for (const text of ['Live', 'POST', '/v2/orders', '201']) await firstOrder.getByText(text, { exact: true }).waitFor();
+        await expectNoPersonalData(page);
+        await checkAtEachSize(page, 'developers', 'page', 'the developers page');
+
+        // The receiver's deliveries: every attempt, newest first, with the failed one's next retry.
+        await live.getByRole('link', { name: `Deliveries of ${receiver.url}` }).click();
+        await waitForPath(page, `/console/developers/endpoints/${endpointId}`);
+        await page.getByRole('heading', { level: 1, name: 'Webhook deliveries' }).waitFor();
+        expect(await page.title()).toBe(`Deliveries of ${receiver.url} · ${store.store.name} · Merchant console`);
+        const attempts = rowsOf(page, 'Delivery attempts, newest first');
+        await attempts.first().waitFor();
+        expect(await attempts.count()).toBe(2);
+        const [newest, older] = [attempts.nth(0), attempts.nth(1)];
+        for (const text of [succeeded.event_id, 'order.created', '1', '200 · Succeeded', 'None', formatted(succeeded.attempts[0]?.attempted_on ?? '')]) {
+          await newest.getByText(text, { exact: true }).waitFor();
+        }
+        for (const text of [failing.event_id, 'order.created', '1', '500 · Failed', formatted(failing.next_attempt_on ?? ''), formatted(failing.attempts[0]?.attempted_on ?? '')]) {
+          await older.getByText(text, { exact: true }).waitFor();
+        }
+        const summary = page.getByRole('region', { name: 'Endpoint' });
+        for (const text of [receiver.url, 'Order sync', 'order.created', 'Enabled', endpointId]) await summary.getByText(text, { exact: true }).waitFor();
+        await expectNoPersonalData(page);
+        await checkAtEachSize(page, 'developers', 'deliveries', 'the deliveries page');
+
+        // The address holds the page: a reload shows it again; Back returns to the list.
+        await idle();
+        await page.reload();
+        await attempts.nth(1).waitFor();
+        await page.goBack();
+        await waitForPath(page, '/console/developers');
+        await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
+
+        // An endpoint the store does not have.
+        await idle();
+        await page.goto(`${service.baseUrl}/console/developers/endpoints/we_unknown`);
+        await page.getByText('Your store has no webhook endpoint with this id.').waitFor();
+        await checkAtEachSize(page, 'developers', 'deliveries-unknown', 'the deliveries page of an unknown endpoint');
+
+        // 100 more requests: the newest 100 first, the rest ("Load more", by keyboard) after them.
+        for (let batch = 0; batch < 10; batch += 1) {
+          await Promise.all(Array.from({ length: 10 }, (_, index) => api('GET', `/v2/orders/missing-${batch * 10 + index}`)));
+        }
+        await allLogged();
+        await idle();
+        await page.goto(`${service.baseUrl}/console/developers`);
+        await page.getByText('Showing the latest 100 requests.').waitFor();
+        expect(await log.count()).toBe(100);
+        expect(await firstOrder.count()).toBe(0);
+        await page.getByRole('button', { name: 'Load more' }).focus();
+        await page.keyboard.press('Enter');
+        await page.getByText(`Showing all ${made} requests of the last 24 hours.`).waitFor();
+        expect(await log.count()).toBe(made);
+        // The button went with the last page: the keyboard is on the line that says so.
+        expect(await focusedText(page)).toBe(`Showing all ${made} requests of the last 24 hours.`);
+        expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+        await firstOrder.getByText('req-dev-first-order', { exact: true }).waitFor();
+        await expectNoPersonalData(page);
+        // Axe over the long list once, at the desktop's size (it takes seconds per hundred rows).
+        await expectAccessible(page, 'the developers page with the whole request log');
+        await page.screenshot({ path: `${artifacts}console-developers-page-all-desktop.png` });
+        await idle();
+      },
+      'console-developers-last',
+    );
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  it('say what to do when a store has no endpoint, platform or request yet', async () => {
+    const store = await seedStore(service.db);
+    const context = await newContext();
+    const watched = await watchedPage(context);
+    const { page, problems } = watched;
+    const idle = idleWaiter(page);
+    await inBrowser(watched, context, async () => {
+      await logInNewUser(service, page, store, 'admin');
+      await idle();
+      await page.goto(`${service.baseUrl}/console/developers`);
+      await page.getByText('No webhook endpoints yet. Create one with POST /v1/webhook_endpoints and a live key.').waitFor();
+      await page.getByText('No platform is connected to this store. Your operator connects one.').waitFor();
+      await page.getByText('No requests in the last 24 hours.').waitFor();
+      await checkAtEachSize(page, 'developers', 'empty', 'the developers page of a new store');
+      await idle();
+    });
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
+
+describe.skipIf(skipBrowser)('the settings page', () => {
+  it("lets an admin change the declarations by keyboard, with the server's field errors beside their SKU, and shows the operator's terms exactly", async () => {
+    // Terms an operator set with the CLI's functions: 275 bps, 1.25 USD minimum, 5,000 USD cap, 365 days.
+    const store = await seedStore(service.db, { rateBps: 275, minPremiumCents: 125, maxCoveredCents: 500_000 });
+    await updateStoreDeclarations(service.db, TEST_OPERATOR, store.store.slug, { protectionSkus: ['GIFT-PROTECT'], personalDataRetentionDays: 365 });
+    // A Route plugin's integer order id: refused while the store's profile is standard.
+    const routeOrder = () => call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody({ source_order_id: Date.now() }) });
+    await service.settled();
+    expect((await routeOrder()).status).toBe(400);
+
+    const context = await newContext();
+    const watched = await watchedPage(context, [SESSION_PROBE, /^400 PATCH \/console\/api\/settings$/]);
+    const { page, problems, requests } = watched;
+    const idle = idleWaiter(page);
+    await inBrowser(
+      watched,
+      context,
+      async () => {
+        await logInNewUser(service, page, store, 'admin');
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Settings' }).click();
+        await waitForPath(page, '/console/settings');
+        await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+        expect(await page.title()).toBe(`Settings · ${store.store.name} · Merchant console`);
+
+        // The pricing terms, worked out by hand from what was seeded.
+        const term = (name: string) => page.locator('dl div').filter({ has: page.getByRole('term').getByText(name, { exact: true }) }).locator('.settings-figure');
+        expect(await term('Rate').innerText()).toBe('2.75 %');
+        expect(await term('Minimum premium').innerText()).toBe('$1.25');
+        expect(await term('Maximum covered').innerText()).toBe('$5,000.00');
+        expect(await term('Personal-data retention').innerText()).toBe('365 days');
+        await page.getByRole('heading', { name: 'Price basis' }).waitFor();
+        await page.getByText('price_basis', { exact: true }).waitFor();
+
+        // An admin manages no users: no section, and the page never asked for them.
+        expect(await page.getByRole('heading', { name: 'Users' }).count()).toBe(0);
+        expect(requests.filter((url) => new URL(url).pathname === '/console/api/users')).toEqual([]);
+
+        expect(await page.getByLabel('Protection SKU 1').inputValue()).toBe('GIFT-PROTECT');
+        expect(await page.getByRole('radio', { name: 'Backend' }).isChecked()).toBe(true);
+        expect(await page.getByRole('radio', { name: 'Standard' }).isChecked()).toBe(true);
+        await checkAtEachSize(page, 'settings', 'admin', "an admin's settings page");
+
+        // Add a SKU by keyboard: the new input takes the focus. Saved empty, the server refuses it there.
+        await page.getByRole('button', { name: 'Add a SKU' }).focus();
+        await page.keyboard.press('Enter');
+        const second = page.getByLabel('Protection SKU 2');
+        expect(await focusedId(page)).toBe(await second.getAttribute('id'));
+        await page.keyboard.press('Enter');
+        await page.getByText('Must not be empty.').waitFor();
+        expect(await second.getAttribute('aria-invalid')).toBe('true');
+        expect(await page.locator(`#${await second.getAttribute('aria-describedby')}`).innerText()).toBe('Must not be empty.');
+        expect(await focusedId(page)).toBe(await second.getAttribute('id'));
+        await page.getByRole('alert').filter({ hasText: 'The settings could not be saved' }).waitFor();
+        await checkAtEachSize(page, 'settings', 'sku-error', 'the settings page with a SKU error');
+
+        // Too long (256 characters): refused, beside the same field.
+        await page.keyboard.insertText('X'.repeat(256));
+        await page.keyboard.press('Enter');
+        await page.getByText('Must be at most 255 characters.').waitFor();
+        expect(await page.locator(`#${await second.getAttribute('aria-describedby')}`).innerText()).toBe('Must be at most 255 characters.');
+        expect((await service.db.store.findUniqueOrThrow({ where: { id: store.store.id } })).protectionSkus).toEqual(['GIFT-PROTECT']);
+
+        // Fixed, then the two choices by arrow keys, then saved with Enter on the button.
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type('route-ins');
+        await page.keyboard.press('Tab'); // Remove SKU 2
+        await page.keyboard.press('Tab'); // Add a SKU
+        await page.keyboard.press('Tab');
+        expect(await focusedId(page)).toBe(await page.getByRole('radio', { name: 'Backend' }).getAttribute('id'));
+        await page.keyboard.press('ArrowDown');
+        expect(await page.getByRole('radio', { name: 'Browser' }).isChecked()).toBe(true);
+        await page.keyboard.press('Tab');
+        expect(await focusedId(page)).toBe(await page.getByRole('radio', { name: 'Standard' }).getAttribute('id'));
+        await page.keyboard.press('ArrowDown');
+        expect(await page.getByRole('radio', { name: 'Route' }).isChecked()).toBe(true);
+        await page.keyboard.press('Tab');
+        expect(await focusedText(page)).toBe('Save declarations');
+        await page.keyboard.press('Enter');
+        await page.getByRole('status').filter({ hasText: 'Declarations saved.' }).waitFor();
+        await checkAtEachSize(page, 'settings', 'saved', 'the settings page after a save');
+
+        // The database has them, and the merchant API acts on them: the Route plugin's order is read.
+        const saved = await service.db.store.findUniqueOrThrow({ where: { id: store.store.id } });
+        expect({ skus: saved.protectionSkus, origin: saved.quoteOrigin, profile: saved.clientProfile }).toEqual({
+          skus: ['GIFT-PROTECT', 'route-ins'],
+          origin: 'browser',
+          profile: 'route',
+        });
+        await service.settled();
+        expect((await routeOrder()).status).toBe(201);
+
+        // A reload reads them back.
+        await idle();
+        await page.reload();
+        expect(await page.getByLabel('Protection SKU 2').inputValue()).toBe('route-ins');
+        expect(await page.getByRole('radio', { name: 'Browser' }).isChecked()).toBe(true);
+        expect(await page.getByRole('radio', { name: 'Route' }).isChecked()).toBe(true);
+
+        // Removing a SKU by keyboard puts the focus on the one that took its place.
+        await page.getByRole('button', { name: 'Remove SKU 1' }).focus();
+        await page.keyboard.press('Enter');
+        expect(await focusedId(page)).toBe(await page.getByLabel('Protection SKU 1').getAttribute('id'));
+        expect(await page.getByLabel('Protection SKU 1').inputValue()).toBe('route-ins');
+        await idle();
+      },
+      'console-settings-admin-last',
+    );
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  it('shows a viewer the settings read only, with the default terms', async () => {
+    const store = await seedStore(service.db);
+    const context = await newContext();
+    const watched = await watchedPage(context);
+    const { page, problems, requests } = watched;
+    const idle = idleWaiter(page);
+    await inBrowser(watched, context, async () => {
+      await logInNewUser(service, page, store, 'viewer');
+      await idle();
+      await page.goto(`${service.baseUrl}/console/settings`);
+      await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+      await page.getByText('Your role (viewer) can see the settings but not change them.', { exact: false }).waitFor();
+      const term = (name: string) => page.locator('dl div').filter({ has: page.getByRole('term').getByText(name, { exact: true }) }).getByRole('definition');
+      await term('Protection SKUs').getByText('None declared: only the built-in SKUs count.').waitFor();
+      expect(await term('Quote origin').innerText()).toMatch(/^Backend · Your server or platform asks for quotes\.\n/);
+      expect(await term('Client profile').innerText()).toMatch(/^Standard · Requests are read in the documented forms only\.\n/);
+      expect(await term('Rate').locator('.settings-figure').innerText()).toBe('1.50 %');
+      expect(await term('Minimum premium').locator('.settings-figure').innerText()).toBe('$0.98');
+      expect(await term('Maximum covered').locator('.settings-figure').innerText()).toBe('No limit');
+      expect(await term('Personal-data retention').locator('.settings-figure').innerText()).toBe('730 days');
+      for (const role of ['textbox', 'radio', 'combobox'] as const) expect(await page.getByRole(role).count(), role).toBe(0);
+      expect(await page.getByRole('button', { name: /Save|Add|Remove|Invite|Disable/ }).count()).toBe(0);
+      expect(await page.getByRole('heading', { name: 'Users' }).count()).toBe(0);
+      expect(requests.filter((url) => new URL(url).pathname === '/console/api/users')).toEqual([]);
+      await checkAtEachSize(page, 'settings', 'viewer', "a viewer's settings page");
+      await idle();
+    });
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('lets an owner invite a user (the link shown once, and working) and disable one, whose session ends at once', async () => {
+    const store = await seedStore(service.db);
+    const cookieOf = async (context: Awaited<ReturnType<typeof newContext>>) =>
+      (await context.cookies(`${service.baseUrl}/console/`)).find((cookie) => cookie.name === SESSION_COOKIE)?.value ?? '';
+    const sessionWith = (cookie: string) => fetch(`${service.baseUrl}/console/api/session`, { headers: { cookie: `${SESSION_COOKIE}=${cookie}` } });
+
+    // An admin, logged in elsewhere: the user to disable.
+    const adminContext = await newContext();
+    const adminWatched = await watchedPage(adminContext);
+    const adminIdle = idleWaiter(adminWatched.page);
+    const admin = await inBrowser(adminWatched, adminContext, async () => {
+      const { email } = await logInNewUser(service, adminWatched.page, store, 'admin');
+      await adminIdle();
+      return { email, cookie: await cookieOf(adminContext) };
+    });
+    expect(adminWatched.problems).toEqual([]);
+    expect((await sessionWith(admin.cookie)).status).toBe(200);
+
+    const invitedEmail = `new-teammate-${Date.now()}@${store.store.slug}.example`;
+    const context = await newContext();
+    const watched = await watchedPage(context, [SESSION_PROBE, /^400 POST \/console\/api\/users$/]);
+    const { page, problems } = watched;
+    const idle = idleWaiter(page);
+    let setupUrl = '';
+    await inBrowser(
+      watched,
+      context,
+      async () => {
+        const owner = await logInNewUser(service, page, store, 'owner');
+        await idle();
+        await page.goto(`${service.baseUrl}/console/settings`);
+        await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
+        const users = rowsOf(page, "The store's console users, oldest first");
+        await users.nth(1).waitFor();
+        expect(await users.count()).toBe(2);
+        const self = users.filter({ hasText: owner.email });
+        for (const text of ['(you)', 'Owner', 'Set', 'Active', 'You cannot disable yourself']) await self.getByText(text, { exact: true }).waitFor();
+        expect(await self.getByRole('button').count()).toBe(0);
+        await checkAtEachSize(page, 'settings', 'owner', "an owner's settings page");
+
+        // A malformed email: the server's field error, beside the field.
+        const email = page.getByLabel('Email');
+        await email.fill('not an email');
+        await page.getByRole('button', { name: 'Invite user' }).click();
+        await page.getByText('Must be an email address.').waitFor();
+        expect(await email.getAttribute('aria-invalid')).toBe('true');
+        await checkAtEachSize(page, 'settings', 'invite-error', 'the invitation form with its error');
+
+        // Invited by keyboard: the link, shown once, with a copy button.
+        await email.focus();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type(invitedEmail);
+        await page.getByLabel('Role').selectOption('admin');
+        await email.focus();
+        await page.keyboard.press('Enter');
+        const dialog = page.getByRole('dialog', { name: `Setup link for ${invitedEmail}` });
+        await dialog.waitFor();
+        expect(await dialog.innerText()).toContain('will not be shown again');
+        setupUrl = await dialog.getByLabel('Setup link').inputValue();
+        expect(setupUrl).toMatch(new RegExp(`^${service.baseUrl.replaceAll('.', '\\.')}/console/setup\\?token=[^&]+$`));
+        await dialog.getByRole('button', { name: 'Copy the setup link' }).click();
+        await dialog.getByText('Copied to the clipboard.').waitFor();
+        expect(await clipboard(page)).toBe(setupUrl);
+        await checkAtEachSize(page, 'settings', 'invite-link', 'the setup link dialog', false);
+        await dialog.getByRole('button', { name: 'I have copied the link' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        const invitedRow = users.filter({ hasText: invitedEmail });
+        for (const text of ['Admin', 'Invited', 'Active']) await invitedRow.getByText(text, { exact: true }).waitFor();
+
+        // Shown once: after closing and reloading, the link is nowhere on the page.
+        const token = new URL(setupUrl).searchParams.get('token') ?? '';
+        expect(token.length).toBeGreaterThan(20);
+        expect(await page.content()).not.toContain(token);
+        await idle();
+        await page.reload();
+        await invitedRow.waitFor();
+        expect(await page.content()).not.toContain(token);
+
+        // The link works: the invited user chooses a password and is in.
+        const invitedContext = await newContext();
+        const invitedWatched = await watchedPage(invitedContext);
+        const invitedIdle = idleWaiter(invitedWatched.page);
+        await inBrowser(invitedWatched, invitedContext, async () => {
+          await invitedWatched.page.goto(setupUrl);
+          await invitedWatched.page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+          await invitedWatched.page.getByLabel('Confirm password').fill(PASSWORD);
+          await invitedWatched.page.getByRole('button', { name: 'Set password and log in' }).click();
+          await invitedWatched.page.getByRole('navigation', { name: 'Console' }).waitFor();
+          await invitedWatched.page.getByText(invitedEmail).waitFor();
+          await invitedIdle();
+        });
+        expect(invitedWatched.problems).toEqual([]);
+        await idle();
+        await page.reload();
+        await invitedRow.getByText('Set', { exact: true }).waitFor();
+
+        // Disable the admin, after a confirmation given by keyboard.
+        const adminRow = users.filter({ hasText: admin.email });
+        await adminRow.getByRole('button', { name: `Disable ${admin.email}` }).click();
+        const confirm = page.getByRole('dialog', { name: `Disable ${admin.email}?` });
+        await confirm.waitFor();
+        expect(await focusedText(page)).toBe('Cancel');
+        await checkAtEachSize(page, 'settings', 'disable', 'the disable dialog', false);
+        await page.keyboard.press('Tab');
+        expect(await focusedText(page)).toBe('Disable user');
+        await page.keyboard.press('Enter');
+        await confirm.waitFor({ state: 'hidden' });
+        await adminRow.getByText('Disabled', { exact: true }).waitFor();
+        expect(await adminRow.getByRole('button').count()).toBe(0);
+        const disabledAt = (await service.db.merchantUser.findUniqueOrThrow({ where: { email: admin.email } })).disabledAt;
+        await adminRow.getByRole('cell').filter({ hasText: 'Disabled' }).getByText(formatted(disabledAt ?? ''), { exact: true }).waitFor();
+        await checkAtEachSize(page, 'settings', 'owner-after', "the owner's settings page after an invitation and a disable");
+        await idle();
+      },
+      'console-settings-owner-last',
+    );
+    expect(problems).toEqual([]);
+
+    // The disabled admin's session is over.
+    expect((await sessionWith(admin.cookie)).status).toBe(401);
+  }, 90_000);
+});

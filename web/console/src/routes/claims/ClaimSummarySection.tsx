@@ -1,0 +1,47 @@
+// The claim at a glance: its status, the order and shipment it is on, why, the amount the order's
+// protection covers, and when it was filed, last changed and resolved.
+import { Link } from '@tanstack/react-router';
+import { Facts, Section } from '../../components/Section';
+import { centsOfMajor, formatCents, formatDateTime } from '../../format';
+import { ClaimStatusBadge } from './ClaimStatusBadge';
+import { REASON_LABEL, type Claim, type ClaimOrder } from './claims';
+
+export function ClaimSummarySection({ claim, order }: { claim: Claim; order: ClaimOrder }) {
+  return (
+    <Section title="Claim">
+      <Facts
+        items={[
+          ['Status', <ClaimStatusBadge status={claim.status} />],
+          [
+            'Order',
+            <>
+              <Link to="/orders/$sourceOrderId" params={{ sourceOrderId: claim.source_order_id }}>
+                {claim.source_order_id}
+              </Link>
+              {/* The number the shopper knows the order by, when it is not the id itself. */}
+              {order.data && order.data.order.source_order_number !== claim.source_order_id ? (
+                <span className="muted">{` (number ${order.data.order.source_order_number})`}</span>
+              ) : null}
+            </>,
+          ],
+          ['Shipment', claim.tracking_number === null ? <span className="muted">None named: the whole order</span> : <code>{claim.tracking_number}</code>],
+          ['Reason', REASON_LABEL[claim.reason]],
+          [
+            'Amount covered',
+            order.data ? (
+              formatCents(centsOfMajor(order.data.order.amount_covered))
+            ) : order.isError ? (
+              <span className="muted">Unknown: the order could not be read</span>
+            ) : (
+              <span className="muted">Loading…</span>
+            ),
+          ],
+          ['Filed', <time dateTime={claim.created_on}>{formatDateTime(claim.created_on)}</time>],
+          ['Last changed', <time dateTime={claim.updated_on}>{formatDateTime(claim.updated_on)}</time>],
+          ['Resolved', claim.resolved_on === null ? <span className="muted">Not yet</span> : <time dateTime={claim.resolved_on}>{formatDateTime(claim.resolved_on)}</time>],
+          ['Claim ID', <code className="claim-id">{claim.id}</code>],
+        ]}
+      />
+    </Section>
+  );
+}

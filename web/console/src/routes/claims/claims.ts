@@ -1,0 +1,128 @@
+// The claims area's shared words and reads: each status and reason as a person reads it, what a
+// decision to each status does, and the queries of the queue and of one claim.
+import { queryOptions, type UseQueryResult } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { CLAIM_STATUSES, type ClaimResponse } from '../../../../../contract/claims.js';
+import type { ConsoleClaimDetail, ConsoleOrderDetail } from '../../../../../contract/console/index.js';
+import { api, bodyOf, pathParam } from '../../api';
+
+export type Claim = z.infer<typeof ClaimResponse>;
+export type ClaimDetail = z.infer<typeof ConsoleClaimDetail>;
+/** The order a claim is on, read with the order page's own query (routes/orders/queries.ts). */
+export type ClaimOrder = UseQueryResult<z.infer<typeof ConsoleOrderDetail>>;
+export type ClaimStatus = Claim['status'];
+export type ClaimReason = Claim['reason'];
+
+export const STATUS_LABEL: Record<ClaimStatus, string> = {
+  open: 'Open',
+  in_review: 'In review',
+  approved: 'Approved',
+  denied: 'Denied',
+  paid: 'Paid',
+  closed: 'Closed',
+};
+
+export const REASON_LABEL: Record<ClaimReason, string> = {
+  lost: 'Lost',
+  damaged: 'Damaged',
+  stolen: 'Stolen',
+  missing_items: 'Missing items',
+  wrong_address: 'Wrong address',
+  other: 'Other',
+};
+
+/** A status from the URL, or undefined (every claim) for anything else. */
+export function claimStatusOf(value: unknown): ClaimStatus | undefined {
+  return CLAIM_STATUSES.find((status) => status === value);
+}
+
+/**
+ * A decision that moves a claim to a status, as server/domain/claims.ts defines them: open,
+ * in_review and approved keep the claim open (it still blocks cancelling the order); denied and
+ * closed are final; paid can only be closed. The service records decisions; it moves no money.
+ */
+export interface Decision {
+  /** The button on the claim page. */
+  verb: string;
+  /** The confirmation's question. */
+  question: string;
+  /** What it does, in the confirmation. */
+  consequence: string;
+  /** The confirmation's button. */
+  confirm: string;
+  /** Said once it is done. */
+  done: string;
+  /** A final or refusing decision is styled as a destructive one. */
+  tone: 'primary' | 'secondary' | 'danger';
+}
+
+export const DECISION: Record<ClaimStatus, Decision> = {
+  // No transition leads back to open today; the words are here should the domain rule allow it.
+  open: {
+    verb: 'Reopen',
+    question: 'Reopen this claim?',
+    consequence: 'The claim becomes open again and blocks cancelling the order.',
+    confirm: 'Reopen claim',
+    done: 'The claim is open again.',
+    tone: 'secondary',
+  },
+  in_review: {
+    verb: 'Start review',
+    question: 'Start reviewing this claim?',
+    consequence: 'The claim moves to In review. It stays open: the order, and the shipment it names, still cannot be cancelled.',
+    confirm: 'Start review',
+    done: 'The claim is now in review.',
+    tone: 'secondary',
+  },
+  approved: {
+    verb: 'Approve',
+    question: 'Approve this claim?',
+    consequence: 'The claim becomes Approved and stays open until it is marked as paid or closed. Approving sends no money.',
+    confirm: 'Approve claim',
+    done: 'The claim is approved.',
+    tone: 'primary',
+  },
+  denied: {
+    verb: 'Deny',
+    question: 'Deny this claim?',
+    consequence: 'The claim becomes Denied. This is final: a denied claim cannot move again.',
+    confirm: 'Deny claim',
+    done: 'The claim is denied.',
+    tone: 'danger',
+  },
+  paid: {
+    verb: 'Mark as paid',
+    question: 'Mark this claim as paid?',
+    consequence: 'This records that the shopper has been paid; the service itself sends no money. Afterwards the claim can only be closed.',
+    confirm: 'Mark as paid',
+    done: 'The claim is marked as paid.',
+    tone: 'primary',
+  },
+  closed: {
+    verb: 'Close claim',
+    question: 'Close this claim?',
+    consequence: 'The claim becomes Closed. This is final: a closed claim cannot move again.',
+    confirm: 'Close claim',
+    done: 'The claim is closed.',
+    tone: 'secondary',
+  },
+};
+
+/** The first eight characters of a claim id: enough to tell a store's claims apart at a glance. */
+export const shortClaimId = (id: string) => id.slice(0, 8);
+
+/** Every claims query starts with this key: a decision invalidates them all at once. */
+export const CLAIMS_KEY = ['claims'] as const;
+
+export const claimsListQuery = (status: ClaimStatus | undefined) =>
+  queryOptions({
+    queryKey: [...CLAIMS_KEY, 'list', status ?? 'all'] as const,
+    queryFn: async () => bodyOf(await api.claims.list({ query: status === undefined ? {} : { status } }), 200).data,
+  });
+
+export const claimQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...CLAIMS_KEY, 'detail', id] as const,
+    // The id comes from the URL: encoded, so no character of it can reach another API path.
+    queryFn: async (): Promise<ClaimDetail> => bodyOf(await api.claims.get({ params: { id: pathParam(id) } }), 200),
+  });

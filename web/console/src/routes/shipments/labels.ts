@@ -1,0 +1,21 @@
+// The shipments area's words: delivery statuses and carriers as a person reads them.
+import type { z } from 'zod';
+import type { ConsoleShipmentDetail } from '../../../../../contract/console/index.js';
+import type { ShipmentResponse } from '../../../../../contract/shipments.js';
+
+export type Shipment = z.infer<typeof ShipmentResponse>;
+/** The console's shipment answer: the shipment and its order. */
+export type ShipmentDetail = z.infer<typeof ConsoleShipmentDetail>;
+export type DeliveryStatus = Shipment['delivery_status'];
+
+/** The carrier of a shipment whose number named none, and that no one has set yet. */
+export const UNKNOWN_COURIER = 'unknown';
+
+export const DELIVERY_STATUS_LABEL: Record<DeliveryStatus, string> = {
+  Active: 'Active',
+  Delivered: 'Delivered',
+  Exception: 'Exception',
+  Cancelled: 'Cancelled',
+};
+
+export const courierLabel = (courier: string) => (courier === UNKNOWN_COURIER ? 'Unknown' : courier);
