@@ -236,6 +236,16 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   await expectAccessible(page, 'the claim page');
   await shot('claim');
 
+  // The order page lists the claim as open (and keeps that read cached for Back).
+  const orderClaimStatus = () =>
+    section(page, 'Claims').locator('tbody tr').filter({ hasText: short(damaged) }).locator('td[data-label="Status"]');
+  await facts.getByRole('link', { name: sourceOrderId }).click();
+  await page.getByRole('heading', { level: 1, name: `Order ${sourceOrderId}` }).waitFor();
+  expect(await orderClaimStatus().innerText()).toBe('Open');
+  await page.goBack();
+  await page.getByRole('heading', { level: 1, name: `Claim on order ${sourceOrderId}` }).waitFor();
+  await page.waitForLoadState('networkidle');
+
   // A decision by keyboard alone: from the heading to the note, type it, Tab to Approve, confirm.
   const note = 'Photos of the dented shade match the description.';
   const noteField = page.getByLabel('Note (optional)');
@@ -267,6 +277,15 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   expect(read.body).toMatchObject({ id: damaged, status: 'approved', resolved_on: null });
   await expectAccessible(page, 'the claim page after a decision');
   await shot('decided');
+
+  // The order page changes with the decision: its claim now reads approved.
+  await section(page, 'Claim').getByRole('link', { name: sourceOrderId }).click();
+  await page.getByRole('heading', { level: 1, name: `Order ${sourceOrderId}` }).waitFor();
+  await orderClaimStatus().filter({ hasText: 'Approved' }).waitFor();
+  await shot('order-after-decision');
+  await page.goBack();
+  await page.getByRole('heading', { level: 1, name: `Claim on order ${sourceOrderId}` }).waitFor();
+  await page.waitForLoadState('networkidle');
 
   // Meanwhile the operator closes the claim: "Mark as paid" on this page is stale.
   await setClaimStatus(service.db, TEST_OPERATOR, damaged, 'closed', new Date(), 'Closed by the operator: refunded in the shop.');
