@@ -4,7 +4,9 @@
 // throttling with one generic answer; logout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleContract, CSRF_HEADER, SESSION_COOKIE } from '../contract/console/index.js';
+import { listStoreClaims } from '../server/domain/claims.js';
 import { createMerchantUser } from '../server/domain/merchant-users.js';
+import { searchOrders } from '../server/domain/order-search.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { deleteExpiredRequestLog, listRequestLog } from '../server/domain/request-log.js';
 import { LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_IP } from '../server/routes/console/session.js';
@@ -342,6 +344,43 @@ describe("the store's pages", () => {
     expect((await service.db.claim.findUniqueOrThrow({ where: { id: claimId } })).status).toBe('approved');
   });
 
+  it('pages the claims queue and a search by cursor: no row twice, none skipped, only matches', async () => {
+    const store = await seedStore(service.db);
+    const { browser } = await loggedIn(store, 'viewer');
+    // Two orders share the number the shopper saw; the third, placed in between, does not.
+    const first = await placeOrder(store, { source_order_number: '#1001' });
+    const other = await placeOrder(store, { source_order_number: '#2002' });
+    const second = await placeOrder(store, { source_order_number: '#1001' });
+    const claimIds: string[] = [];
+    for (const orderId of [first, other, second]) {
+      const filed = await call(service.baseUrl, 'POST', '/v1/claims', { key: store.liveKey, body: { source_order_id: orderId, reason: 'lost' } });
+      expect(filed.status).toBe(201);
+      claimIds.push(filed.body.id as string);
+    }
+
+    // The queue, two at a time, oldest first.
+    const page1 = await listStoreClaims(service.db, store.store.id, {}, 2);
+    expect(page1.claims.map((claim) => claim.id)).toEqual(claimIds.slice(0, 2));
+    expect(page1.nextCursor).not.toBeNull();
+    const page2 = await listStoreClaims(service.db, store.store.id, { cursor: page1.nextCursor ?? '' }, 2);
+    expect(page2.claims.map((claim) => claim.id)).toEqual(claimIds.slice(2));
+    expect(page2.nextCursor).toBeNull();
+    // Over HTTP: one page of 25 holds all three; a cursor no page gave is a 400 naming it.
+    const whole = await consoleCall(browser, 'GET', '/console/api/claims');
+    expect(whole.body).toMatchObject({ next_cursor: null });
+    expect((whole.body.data as Array<{ id: string }>).map((claim) => claim.id)).toEqual(claimIds);
+    const junk = await consoleCall(browser, 'GET', '/console/api/claims?cursor=bm90LWEtY3Vyc29y');
+    expect(junk.status).toBe(400);
+    expect(junk.body.errors).toEqual([{ field: 'cursor', message: 'must be a next_cursor of an earlier page' }]);
+
+    // A search by number, one at a time, newest first: the next page holds the older match only.
+    const byNumber1 = await searchOrders(service.db, store.store.id, { q: '#1001' }, 1);
+    expect(byNumber1.orders.map((order) => order.sourceOrderId)).toEqual([second]);
+    const byNumber2 = await searchOrders(service.db, store.store.id, { q: '#1001', cursor: byNumber1.nextCursor ?? '' }, 1);
+    expect(byNumber2.orders.map((order) => order.sourceOrderId)).toEqual([first]);
+    expect(byNumber2.nextCursor).toBeNull();
+  });
+
   it('billing: the statement as the API answers it, and its ledger entries as CSV', async () => {
     const store = await seedStore(service.db);
     const { browser } = await loggedIn(store, 'viewer');
@@ -384,8 +423,7 @@ describe('shipments, settings, users and passwords', () => {
     expect(bad.body.errors).toEqual([expect.objectContaining({ field: 'courier_id' })]);
     const set = await consoleCall(admin.browser, 'POST', '/console/api/shipments/SBXMYSTERY42/carrier', { courier_id: 'fedex' });
     expect(set.status).toBe(200);
-    expect(set.body.shipment.courier).toBe('fedex');
-    expect(set.body.order.source_order_id).toBe(body.source_order_id);
+    expect(set.body).toMatchObject({ shipment: { courier: 'fedex' }, order: { source_order_id: body.source_order_id } });
     expect((await call(service.baseUrl, 'GET', '/v1/shipments/SBXMYSTERY42', { key: store.liveKey })).body.courier).toBe('fedex');
 
     const viewer = await loggedIn(store, 'viewer');

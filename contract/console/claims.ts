@@ -6,6 +6,7 @@ import { CLAIM_STATUSES, ClaimResponse } from '../claims.js';
 import { DateTime, string } from '../common.js';
 import { pickErrors } from '../errors.js';
 import { sessionRoute } from '../policy.js';
+import { CONSOLE_PAGE_LIMIT } from './orders.js';
 
 const c = initContract();
 
@@ -21,10 +22,13 @@ export const consoleClaimsContract = c.router({
   list: {
     method: 'GET',
     path: '/console/api/claims',
-    query: z.object({ status: Status.optional() }),
-    responses: { 200: z.object({ data: z.array(ClaimResponse) }), ...pickErrors(400, 401, 500) },
+    query: z.object({ status: Status.optional(), cursor: string(200).optional() }),
+    responses: {
+      200: z.object({ data: z.array(ClaimResponse), next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last.') }),
+      ...pickErrors(400, 401, 500),
+    },
     metadata: sessionRoute('viewer'),
-    summary: "The store's claims, oldest first (the queue), by status",
+    summary: `The store's claims, oldest first (the queue), by status, ${CONSOLE_PAGE_LIMIT} a page`,
   },
   get: {
     method: 'GET',

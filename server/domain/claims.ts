@@ -13,6 +13,7 @@ import { emitEvent, newEvent } from './events.js';
 import { AppError } from './errors.js';
 import { lockExistingOrderRow, orderNotFound } from './order-lock.js';
 import { assertUniqueIds, isUuid } from './ids.js';
+import { afterCursor, decodePageCursor, pageOf } from './page-cursor.js';
 
 export type ClaimInput = z.output<typeof ClaimRequest>;
 /** The statuses, as the contract names them. */
@@ -193,15 +194,22 @@ export async function setClaimStatus(db: Database, actor: Actor, id: string, sta
   });
 }
 
-/** A store's claims, oldest first (the console's queue), of one status or all. */
-export async function listStoreClaims(db: Database, storeId: string, status?: ClaimStatus): Promise<ClaimRecord[]> {
+/** A store's claims, oldest first (the console's queue), of one status or all, a page at a time. */
+export async function listStoreClaims(
+  db: Database,
+  storeId: string,
+  query: { status?: ClaimStatus; cursor?: string },
+  limit: number,
+): Promise<{ claims: ClaimRecord[]; nextCursor: string | null }> {
+  const after = query.cursor === undefined ? null : decodePageCursor(query.cursor);
   const rows = await db.claim.findMany({
-    where: { storeId, ...(status === undefined ? {} : { status }) },
+    where: { storeId, ...(query.status === undefined ? {} : { status: query.status }), ...afterCursor(after, 'asc') },
     include: claimInclude,
     orderBy: [{ createdOn: 'asc' }, { id: 'asc' }],
-    take: 500,
+    take: limit + 1,
   });
-  return rows.map(toClaimRecord);
+  const { page, nextCursor } = pageOf(rows, limit);
+  return { claims: page.map(toClaimRecord), nextCursor };
 }
 
 /** A claim's status changes, oldest first. */

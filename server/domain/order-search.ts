@@ -4,8 +4,8 @@
 import type { Database } from '../db/client.js';
 import type { StoreScope } from './actor.js';
 import { listClaims, type ClaimRecord } from './claims.js';
-import { AppError } from './errors.js';
 import { ledgerTotals } from './ledger.js';
+import { afterCursor, decodePageCursor, pageOf } from './page-cursor.js';
 import { getOrder, type OrderRecord } from './orders/index.js';
 import { hasPersonalData } from './personal-data.js';
 import { listOrderShipments, type ShipmentRecord } from './shipments.js';
@@ -23,20 +23,9 @@ export interface OrderSummary {
   cancelledOn: Date | null;
 }
 
-/** A cursor is the last order of the page: its creation time and id, opaque to the caller. */
-const encodeCursor = (order: { createdOn: Date; id: string }) => Buffer.from(`${order.createdOn.toISOString()}|${order.id}`).toString('base64url');
-function decodeCursor(cursor: string): { createdOn: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdOn = new Date(at ?? '');
-  if (id === undefined || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdOn.getTime())) {
-    throw new AppError('invalid_request', 'The cursor is not one this search gave.', [{ field: 'cursor', message: 'must be a next_cursor of an earlier page' }]);
-  }
-  return { createdOn, id };
-}
-
 export async function searchOrders(db: Database, storeId: string, query: { q?: string; cursor?: string }, limit: number): Promise<{ orders: OrderSummary[]; nextCursor: string | null }> {
   const q = query.q?.trim() ?? '';
-  const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+  const after = query.cursor === undefined ? null : decodePageCursor(query.cursor);
   const matching =
     q === ''
       ? {}
@@ -44,17 +33,13 @@ export async function searchOrders(db: Database, storeId: string, query: { q?: s
         ? { id: { in: (await db.$queryRaw<Array<{ id: string }>>`SELECT id FROM orders WHERE store_id = ${storeId}::uuid AND customer_email_lookup = email_lookup_hash(${q})`).map((row) => row.id) } }
         : { OR: [{ sourceOrderId: q }, { sourceOrderNumber: q }, { orderNumber: q }] };
   const rows = await db.order.findMany({
-    where: {
-      storeId,
-      ...matching,
-      ...(after === null ? {} : { OR: [{ createdOn: { lt: after.createdOn } }, { createdOn: after.createdOn, id: { lt: after.id } }] }),
-    },
+    // AND, not a spread: the search by number and the cursor are both an OR.
+    where: { storeId, AND: [matching, afterCursor(after, 'desc')] },
     orderBy: [{ createdOn: 'desc' }, { id: 'desc' }],
     take: limit + 1,
     include: { ledgerEntries: { select: { amountCents: true, reason: true } } },
   });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
+  const { page, nextCursor } = pageOf(rows, limit);
   return {
     orders: page.map((row) => ({
       id: row.id,
@@ -68,7 +53,7 @@ export async function searchOrders(db: Database, storeId: string, query: { q?: s
       createdOn: row.createdOn,
       cancelledOn: row.cancelledOn,
     })),
-    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null,
+    nextCursor,
   };
 }
 

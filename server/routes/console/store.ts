@@ -118,8 +118,8 @@ export function consoleStoreRouters({ db, clock, tracking }: AppDeps) {
     }),
     claims: s.router(consoleClaimsContract, {
       list: async ({ query, req }) => {
-        const claims = await listStoreClaims(db, consoleOf(req).session.store.id, query.status);
-        return { status: 200, body: { data: claims.map(toClaimResponse) } };
+        const { claims, nextCursor } = await listStoreClaims(db, consoleOf(req).session.store.id, query, CONSOLE_PAGE_LIMIT);
+        return { status: 200, body: { data: claims.map(toClaimResponse), next_cursor: nextCursor } };
       },
       get: async ({ params, req }) => ({ status: 200, body: await claimDetail(db, await getClaim(db, await consoleScopeOf(db, req), params.id)) }),
       setStatus: async ({ params, body, req }) => {

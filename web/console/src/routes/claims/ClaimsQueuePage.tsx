@@ -4,6 +4,7 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { CLAIM_STATUSES } from '../../../../../contract/claims.js';
 import { errorMessage, sessionQuery } from '../../api';
+import { CursorPager } from '../../components/CursorPager';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { formatDateTime } from '../../format';
 import { PRODUCT_NAME } from '../../navigation';
@@ -26,8 +27,8 @@ const EMPTY: Record<ClaimStatus | 'all', string> = {
 
 export function ClaimsQueuePage() {
   const { data: session } = useSuspenseQuery(sessionQuery);
-  const { status } = route.useSearch();
-  const claims = useQuery(claimsListQuery(status));
+  const { status, cursors = [] } = route.useSearch();
+  const claims = useQuery(claimsListQuery(status, cursors.at(-1)));
   const filterName = status === undefined ? 'All' : STATUS_LABEL[status];
 
   return (
@@ -48,10 +49,22 @@ export function ClaimsQueuePage() {
             Loading claims…
           </p>
         ) : null
-      ) : claims.data.length === 0 ? (
+      ) : claims.data.data.length === 0 && cursors.length === 0 ? (
         <p className="empty-state">{EMPTY[status ?? 'all']}</p>
       ) : (
-        <ClaimsTable claims={claims.data} filterName={filterName} />
+        <>
+          <ClaimsTable claims={claims.data.data} filterName={filterName} />
+          <CursorPager
+            label="Pages of claims"
+            cursors={cursors}
+            nextCursor={claims.data.next_cursor}
+            link={(trail, text) => (
+              <Link to="/claims" search={{ ...(status === undefined ? {} : { status }), ...(trail === undefined ? {} : { cursors: trail }) }} className="button secondary">
+                {text}
+              </Link>
+            )}
+          />
+        </>
       )}
     </>
   );

@@ -114,10 +114,11 @@ export const shortClaimId = (id: string) => id.slice(0, 8);
 /** Every claims query starts with this key: a decision invalidates them all at once. */
 export const CLAIMS_KEY = ['claims'] as const;
 
-export const claimsListQuery = (status: ClaimStatus | undefined) =>
+export const claimsListQuery = (status: ClaimStatus | undefined, cursor: string | undefined) =>
   queryOptions({
-    queryKey: [...CLAIMS_KEY, 'list', status ?? 'all'] as const,
-    queryFn: async () => bodyOf(await api.claims.list({ query: status === undefined ? {} : { status } }), 200).data,
+    queryKey: [...CLAIMS_KEY, 'list', status ?? 'all', cursor ?? null] as const,
+    queryFn: async () =>
+      bodyOf(await api.claims.list({ query: { ...(status === undefined ? {} : { status }), ...(cursor === undefined ? {} : { cursor }) } }), 200),
   });
 
 export const claimQuery = (id: string) =>

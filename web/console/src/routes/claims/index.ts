@@ -1,6 +1,7 @@
 // /claims: the store's claims queue, by status; /claims/$claimId: one claim, with its decision.
 // The order page links to a claim with `params: { claimId }`.
 import { createRoute } from '@tanstack/react-router';
+import { cursorTrailOf } from '../../components/CursorPager';
 import { loggedInRoute } from '../root';
 import { ClaimPage } from './ClaimPage';
 import { ClaimsQueuePage } from './ClaimsQueuePage';
@@ -13,7 +14,10 @@ export const claimsRoutes = {
     // Anything but a known status (or no status) shows every claim. The key is always written:
     // the router lays a route's validated search over the raw one, so leaving it out would let
     // ?status=junk through.
-    validateSearch: (search: Record<string, unknown>): { status?: ClaimStatus } => ({ status: claimStatusOf(search.status) }),
+    validateSearch: (search: Record<string, unknown>): { status?: ClaimStatus; cursors?: string[] } => ({
+      status: claimStatusOf(search.status),
+      cursors: cursorTrailOf(search.cursors),
+    }),
     component: ClaimsQueuePage,
   }),
   claim: createRoute({ getParentRoute: () => loggedInRoute, path: '/claims/$claimId', component: ClaimPage }),

@@ -4,6 +4,7 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState, type FormEvent, type Ref } from 'react';
 import { ApiError, errorMessage, sessionQuery } from '../../api';
+import { CursorPager } from '../../components/CursorPager';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { TableScroll } from '../../components/TableScroll';
 import { formatCents, formatDateTime } from '../../format';
@@ -63,7 +64,16 @@ export function OrdersPage() {
               <OrderTable ref={tableRef} orders={results.data.data} q={q} pageNumber={pageNumber} />
             </TableScroll>
           )}
-          <Pager q={q} cursors={cursors} nextCursor={results.data.next_cursor} />
+          <CursorPager
+            label="Pages of orders"
+            cursors={cursors}
+            nextCursor={results.data.next_cursor}
+            link={(trail, text) => (
+              <Link to="/orders" search={{ ...(q === '' ? {} : { q }), ...(trail === undefined ? {} : { cursors: trail }) }} className="button secondary">
+                {text}
+              </Link>
+            )}
+          />
         </>
       )}
     </>
@@ -188,37 +198,5 @@ function OrderTable({ orders, q, pageNumber, ref }: OrderTableProps) {
         ))}
       </tbody>
     </table>
-  );
-}
-
-interface PagerProps {
-  q: string;
-  cursors: readonly string[];
-  nextCursor: string | null;
-}
-
-/** Previous and next by links: each page is its own URL, so Back and a reload come back to it. */
-function Pager({ q, cursors, nextCursor }: PagerProps) {
-  if (cursors.length === 0 && nextCursor === null) return null;
-  const withQ = q === '' ? {} : { q };
-  const previous = cursors.slice(0, -1);
-  return (
-    <nav className="orders-pager" aria-label="Pages of orders">
-      {cursors.length === 0 ? (
-        <span />
-      ) : (
-        <Link to="/orders" search={{ ...withQ, ...(previous.length === 0 ? {} : { cursors: previous }) }} className="button secondary orders-button-link">
-          Previous page
-        </Link>
-      )}
-      <span className="orders-page-number">Page {cursors.length + 1}</span>
-      {nextCursor === null ? (
-        <span />
-      ) : (
-        <Link to="/orders" search={{ ...withQ, cursors: [...cursors, nextCursor] }} className="button secondary orders-button-link">
-          Next page
-        </Link>
-      )}
-    </nav>
   );
 }
