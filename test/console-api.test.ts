@@ -323,9 +323,10 @@ describe("the store's pages", () => {
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({
       claim: { status: 'approved' },
+      // Who made each change: the key that filed it (never its secret), the user who decided.
       history: [
-        { from_status: null, to_status: 'open', note: null },
-        { from_status: 'open', to_status: 'approved', note: 'photos match' },
+        { from_status: null, to_status: 'open', note: null, by: { kind: 'api_key', label: `Live API key ••••${store.liveKey.slice(-4)}` } },
+        { from_status: 'open', to_status: 'approved', note: 'photos match', by: { kind: 'console_user', label: admin.email } },
       ],
     });
     const illegal = await consoleCall(admin.browser, 'POST', `/console/api/claims/${claimId}/status`, { status: 'open' });

@@ -92,11 +92,12 @@ const short = (id: string) => id.slice(0, 8);
  * A user of `role` logged in, on the claims queue, reached through the navigation: a page load
  * instead would abort the home page's reads, which the watched page counts as failures.
  */
-async function logInToClaims(page: Page, store: SeededStore, role: 'admin' | 'viewer'): Promise<void> {
-  await logInNewUser(service, page, store, role);
+async function logInToClaims(page: Page, store: SeededStore, role: 'admin' | 'viewer'): Promise<{ email: string }> {
+  const user = await logInNewUser(service, page, store, role);
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Claims' }).click();
   await waitForPath(page, '/console/claims');
   await page.getByRole('heading', { level: 1, name: 'Claims' }).waitFor();
+  return user;
 }
 
 /** Presses Tab until `reached` holds, as a keyboard user would; fails if it never does. */
@@ -158,7 +159,7 @@ describe.skipIf(skipBrowser)('the claims pages in Chromium', () => {
 async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promise<void> {
   const shot = (step: string, fullPage = true) => page.screenshot({ path: `${artifacts}console-claims-${viewport.name}-${step}.png`, fullPage });
   const { sourceOrderId, trackingNumber, damaged, lost, missing } = seeded;
-  await logInToClaims(page, seeded.store, 'admin');
+  const admin = await logInToClaims(page, seeded.store, 'admin');
 
   // The queue: every claim, oldest first, each row as filed.
   await page.locator('tbody tr').nth(2).waitFor();
@@ -230,7 +231,8 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   expect(await description(page).innerText()).toBe(DAMAGE_DESCRIPTION);
   const history = section(page, 'History').getByRole('listitem');
   expect(await history.allInnerTexts()).toHaveLength(1);
-  expect(await history.first().innerText()).toMatch(/^Open\s+Filed/);
+  // Filed through the API with the store's live key: the history names the key, not its secret.
+  expect(await history.first().innerText()).toMatch(new RegExp(`^Open\\s+Filed\\s+.+ · by Live API key ••••${seeded.store.liveKey.slice(-4)}$`));
   const decisions = section(page, 'Decision').getByRole('button');
   expect(await decisions.allInnerTexts()).toEqual(['Start review', 'Approve', 'Deny', 'Close claim']);
   await expectAccessible(page, 'the claim page');
@@ -268,6 +270,7 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   await page.getByRole('status').filter({ hasText: 'The claim is approved. Your note is in the history.' }).waitFor();
   await history.nth(1).waitFor();
   expect(await history.nth(1).innerText()).toMatch(/^Approved\s+from Open\s+.+\s+Photos of the dented shade match the description\.$/);
+  expect(await history.nth(1).innerText()).toContain(` · by ${admin.email}`);
   expect(await page.locator('.page-header .claim-status').innerText()).toBe('Approved');
   expect(await decisions.allInnerTexts()).toEqual(['Mark as paid', 'Close claim']);
   expect(await noteField.inputValue()).toBe('');
@@ -298,6 +301,7 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   await page.locator('.page-header .claim-status').filter({ hasText: 'Closed' }).waitFor();
   await history.nth(2).waitFor();
   expect(await history.nth(2).innerText()).toContain('Closed by the operator: refunded in the shop.');
+  expect(await history.nth(2).innerText()).toContain(' · by Operator test-suite');
   expect(await decisions.count()).toBe(0);
   await page.getByText('This claim is closed, a final status: it cannot move again.').waitFor();
   expect((await api(seeded.store, 'GET', `/v1/claims/${damaged}`)).body.status).toBe('closed');

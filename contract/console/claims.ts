@@ -14,7 +14,21 @@ const Status = z.enum(CLAIM_STATUSES, { errorMap: () => ({ message: `must be one
 
 export const ConsoleClaimDetail = z.object({
   claim: ClaimResponse,
-  history: z.array(z.object({ from_status: z.enum(CLAIM_STATUSES).nullable(), to_status: z.enum(CLAIM_STATUSES), note: z.string().nullable(), created_at: DateTime })),
+  history: z.array(
+    z.object({
+      from_status: z.enum(CLAIM_STATUSES).nullable(),
+      to_status: z.enum(CLAIM_STATUSES),
+      note: z.string().nullable(),
+      created_at: DateTime,
+      by: z
+        .object({
+          kind: z.enum(['api_key', 'platform', 'console_user', 'operator', 'system']),
+          label: z.string().describe("A console user's email, a key's mode and last four, a platform's slug, or the operator's name."),
+        })
+        .nullable()
+        .describe('Who made the change; null for changes recorded before the service kept it.'),
+    }),
+  ),
   next_statuses: z.array(z.enum(CLAIM_STATUSES)).describe('Where it may move from here.'),
 });
 

@@ -6,7 +6,7 @@ import type { CLAIM_STATUSES, ClaimRequest } from '../../contract/claims.js';
 import type { FieldError } from '../../contract/errors.js';
 import type { Database, Prisma, Transaction } from '../db/client.js';
 import type { StoreScope } from './actor.js';
-import type { Actor } from './actor.js';
+import { actorColumns, type Actor } from './actor.js';
 import { toClaimResponse } from '../wire/claims.js';
 import { recordAudit } from './audit.js';
 import { emitEvent, newEvent } from './events.js';
@@ -129,7 +129,7 @@ export async function createClaim(db: Database, scope: StoreScope, input: ClaimI
         status: 'open',
         createdOn: now,
         updatedOn: now,
-        history: { create: { fromStatus: null, toStatus: 'open', createdAt: now } },
+        history: { create: { fromStatus: null, toStatus: 'open', createdAt: now, ...actorColumns(scope.actor) } },
       },
       include: claimInclude,
     });
@@ -185,7 +185,7 @@ export async function setClaimStatus(db: Database, actor: Actor, id: string, sta
         include: claimInclude,
       }),
     );
-    await tx.claimStatusChange.create({ data: { claimId: id, fromStatus: current, toStatus: status, note: note ?? null, createdAt: now } });
+    await tx.claimStatusChange.create({ data: { claimId: id, fromStatus: current, toStatus: status, note: note ?? null, createdAt: now, ...actorColumns(actor) } });
     const details = { from: current, to: status };
     await recordAudit(tx, actor, { storeId: claim.storeId, action: 'claim.status_changed', subject: { type: 'claim', id }, details, at: now });
     const statusChange = { from_status: current, to_status: status, note: note ?? null, changed_on: now.toISOString() };

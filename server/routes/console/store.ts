@@ -16,6 +16,7 @@ import { toWebhookDeliveryResponse, toWebhookEndpointResponse } from '../../wire
 import { CARRIER_SLUGS, normalizeCourierId } from '../../domain/carriers.js';
 import { AppError } from '../../domain/errors.js';
 import { storeOverview } from '../../domain/store-overview.js';
+import { actorLabelKey, actorLabels } from '../../domain/actor-labels.js';
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../db/client.js';
 import { consoleOf, consoleScopeOf } from '../../http/console-session.js';
@@ -32,9 +33,20 @@ const REQUEST_LOG_PAGE = 100;
 
 async function claimDetail(db: Database, claim: ClaimRecord): Promise<z.input<typeof ConsoleClaimDetail>> {
   const history = await claimHistory(db, claim.id);
+  const recorded = history.flatMap((change) => (change.actorKind === null || change.actorId === null ? [] : [{ kind: change.actorKind, id: change.actorId }]));
+  const labels = await actorLabels(db, claim.storeId, recorded);
   return {
     claim: toClaimResponse(claim),
-    history: history.map((change) => ({ from_status: change.fromStatus, to_status: change.toStatus, note: change.note, created_at: change.createdAt.toISOString() })),
+    history: history.map((change) => ({
+      from_status: change.fromStatus,
+      to_status: change.toStatus,
+      note: change.note,
+      created_at: change.createdAt.toISOString(),
+      by:
+        change.actorKind === null || change.actorId === null
+          ? null
+          : { kind: change.actorKind, label: labels.get(actorLabelKey({ kind: change.actorKind, id: change.actorId })) ?? change.actorId },
+    })),
     next_statuses: [...CLAIM_TRANSITIONS[claim.status]],
   };
 }

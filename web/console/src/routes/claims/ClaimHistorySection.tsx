@@ -1,4 +1,5 @@
-// Every status the claim has had, oldest first: its filing, then each decision with its note.
+// Every status the claim has had, oldest first: its filing, then each decision with who made it and
+// its note.
 import { Section } from '../../components/Section';
 import { formatDateTime } from '../../format';
 import { ClaimStatusBadge } from './ClaimStatusBadge';
@@ -16,6 +17,7 @@ export function ClaimHistorySection({ history }: { history: ClaimDetail['history
             </p>
             <p className="claim-change-time">
               <time dateTime={change.created_at}>{formatDateTime(change.created_at)}</time>
+              {change.by === null ? null : <span className="claim-change-by">{` · by ${change.by.label}`}</span>}
             </p>
             {change.note === null ? null : <p className="claim-note-text">{change.note}</p>}
           </li>
