@@ -4,8 +4,7 @@
 // Refunds are matched by SKU only, never by title; the SKU of the line found at order.placed
 // counts for that order's refunds even when the line was found by its title.
 
-/** Built-in protection SKUs, compared without regard to case or surrounding space. */
-export const BUILT_IN_PROTECTION_SKUS = ['SHIPPING-PROTECTION', 'PACKAGE-PROTECTION', 'ORDER-PROTECTION', 'OP-SHIPMENT-PROTECTION'] as const;
+import { BUILT_IN_PROTECTION_SKUS } from '../../contract/protection-skus.js';
 
 /** Title phrases of the fallback, compared case-insensitively. */
 export const PROTECTION_TITLE_PHRASES = ['shipping protection', 'package protection', 'order protection', 'delivery protection'] as const;

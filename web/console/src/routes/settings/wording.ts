@@ -1,5 +1,6 @@
 // How the settings page says what each declaration changes (README, "Protection SKUs and other
 // integration declarations"), and a rate in basis points as a percentage, exactly.
+import { BUILT_IN_PROTECTION_SKUS } from '../../../../../contract/protection-skus.js';
 import type { Settings } from './queries';
 
 /** 150 → "1.50 %": integer arithmetic on the basis points, so no float can round a digit away. */
@@ -16,8 +17,9 @@ export interface Choice<T extends string> {
   hint: string;
 }
 
-export const SKU_EXPLANATION =
-  'Order lines with these SKUs are the protection line, besides the built-in SHIPPING-PROTECTION, PACKAGE-PROTECTION, ORDER-PROTECTION and OP-SHIPMENT-PROTECTION (any casing). Declare yours, or a renamed protection product books orders as unprotected.';
+const builtIn = `${BUILT_IN_PROTECTION_SKUS.slice(0, -1).join(', ')} and ${BUILT_IN_PROTECTION_SKUS.at(-1) ?? ''}`;
+
+export const SKU_EXPLANATION = `Order lines with these SKUs are the protection line, besides the built-in ${builtIn} (any casing). Declare yours, or a renamed protection product books orders as unprotected.`;
 
 export const QUOTE_ORIGIN_EXPLANATION =
   'Who asks for quotes, which decides how they are rate limited: per store for server calls, per shopper IP for a browser widget.';
