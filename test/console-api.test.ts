@@ -380,6 +380,14 @@ describe("the store's pages", () => {
     const byNumber2 = await searchOrders(service.db, store.store.id, { q: '#1001', cursor: byNumber1.nextCursor ?? '' }, 1);
     expect(byNumber2.orders.map((order) => order.sourceOrderId)).toEqual([first]);
     expect(byNumber2.nextCursor).toBeNull();
+
+    // By the shopper's email (all three orders are Ada's), two at a time: paged in SQL, newest first.
+    const byEmail1 = await searchOrders(service.db, store.store.id, { q: ' ADA@example.com ' }, 2);
+    expect(byEmail1.orders.map((order) => order.sourceOrderId)).toEqual([second, other]);
+    const byEmail2 = await searchOrders(service.db, store.store.id, { q: 'ada@example.com', cursor: byEmail1.nextCursor ?? '' }, 2);
+    expect(byEmail2.orders.map((order) => order.sourceOrderId)).toEqual([first]);
+    expect(byEmail2.nextCursor).toBeNull();
+    expect((await searchOrders(service.db, store.store.id, { q: 'grace@example.com' }, 2)).orders).toEqual([]);
   });
 
   it('billing: the statement as the API answers it, and its ledger entries as CSV', async () => {

@@ -5,7 +5,7 @@ import type { Database } from '../db/client.js';
 import type { StoreScope } from './actor.js';
 import { listClaims, type ClaimRecord } from './claims.js';
 import { ledgerTotals } from './ledger.js';
-import { afterCursor, decodePageCursor, pageOf } from './page-cursor.js';
+import { afterCursor, decodePageCursor, pageOf, type PageCursor } from './page-cursor.js';
 import { getOrder, type OrderRecord } from './orders/index.js';
 import { hasPersonalData } from './personal-data.js';
 import { listOrderShipments, type ShipmentRecord } from './shipments.js';
@@ -23,6 +23,21 @@ export interface OrderSummary {
   cancelledOn: Date | null;
 }
 
+/**
+ * The ids of one page of the orders whose shopper has this email, newest first, after the cursor:
+ * matched through the keyed hash (the email itself is never compared) and paged in SQL, so an email
+ * with many orders never becomes a long list of ids.
+ */
+async function emailMatches(db: Database, storeId: string, email: string, after: PageCursor | null, take: number): Promise<string[]> {
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    SELECT id FROM orders
+     WHERE customer_email_lookup = email_lookup_hash(${email}) AND store_id = ${storeId}::uuid
+       AND (${after?.createdOn ?? null}::timestamptz IS NULL OR (created_on, id) < (${after?.createdOn ?? null}::timestamptz, ${after?.id ?? null}::uuid))
+     ORDER BY created_on DESC, id DESC
+     LIMIT ${take}`;
+  return rows.map((row) => row.id);
+}
+
 export async function searchOrders(db: Database, storeId: string, query: { q?: string; cursor?: string }, limit: number): Promise<{ orders: OrderSummary[]; nextCursor: string | null }> {
   const q = query.q?.trim() ?? '';
   const after = query.cursor === undefined ? null : decodePageCursor(query.cursor);
@@ -30,7 +45,7 @@ export async function searchOrders(db: Database, storeId: string, query: { q?: s
     q === ''
       ? {}
       : q.includes('@')
-        ? { id: { in: (await db.$queryRaw<Array<{ id: string }>>`SELECT id FROM orders WHERE store_id = ${storeId}::uuid AND customer_email_lookup = email_lookup_hash(${q})`).map((row) => row.id) } }
+        ? { id: { in: await emailMatches(db, storeId, q, after, limit + 1) } }
         : { OR: [{ sourceOrderId: q }, { sourceOrderNumber: q }, { orderNumber: q }] };
   const rows = await db.order.findMany({
     // AND, not a spread: the search by number and the cursor are both an OR.
