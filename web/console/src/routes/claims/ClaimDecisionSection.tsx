@@ -116,7 +116,7 @@ export function ClaimDecisionSection({ detail, role }: Props) {
             </p>
             <textarea
               id={`${id}-note`}
-              className="claim-note-input"
+              className="text-input claim-note-input"
               rows={4}
               value={note}
               onChange={(event) => {

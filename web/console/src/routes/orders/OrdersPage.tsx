@@ -107,6 +107,7 @@ function SearchForm({ q }: { q: string }) {
       </p>
       <div className="orders-search-row">
         <input
+          className="text-input"
           id={`${id}-q`}
           type="search"
           name="q"

@@ -182,6 +182,7 @@ function DeclarationsForm({ settings }: { settings: Settings }) {
                     Protection SKU {index + 1}
                   </label>
                   <input
+                    className="text-input"
                     id={inputId}
                     type="text"
                     value={entry.value}

@@ -88,7 +88,7 @@ function InviteForm({ invite }: { invite: UseMutationResult<Invited, Error, Invi
           <label htmlFor={`${id}-role`}>Role</label>
           <select
             id={`${id}-role`}
-            className="settings-select"
+            className="text-input settings-select"
             value={role}
             onChange={(event) => {
               const parsed = ConsoleRoleSchema.safeParse(event.target.value);

@@ -8,7 +8,7 @@ export function OrderPersonalDataSection({ order }: { order: z.infer<typeof Orde
   if (!order.has_pii) {
     return (
       <Section title="Shopper">
-        <p className="orders-erased-notice">
+        <p className="warning">
           <strong>The shopper&apos;s personal data was erased.</strong> Their name, email, phone and addresses are no longer held for this order. Its
           amounts, items, shipments, claims and premium ledger are kept.
         </p>
