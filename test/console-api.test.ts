@@ -508,6 +508,22 @@ describe('developers', () => {
     expect(JSON.stringify(listed.body)).not.toContain(endpoint.body.secret as string);
     const deliveries = await consoleCall(browser, 'GET', `/console/api/webhook_endpoints/${endpoint.body.id as string}/deliveries`);
     expect(deliveries.body).toEqual({ data: [], has_more: false });
+
+    // 21 orders, 21 deliveries: a page of 20, newest first, then the one before them.
+    for (let n = 0; n < 21; n += 1) expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody() })).status).toBe(201);
+    const deliveriesPath = `/console/api/webhook_endpoints/${endpoint.body.id as string}/deliveries`;
+    const first = await consoleCall(browser, 'GET', deliveriesPath);
+    const firstIds = (first.body.data as Array<{ id: string }>).map((delivery) => delivery.id);
+    expect(firstIds).toHaveLength(20);
+    expect(first.body.has_more).toBe(true);
+    const second = await consoleCall(browser, 'GET', `${deliveriesPath}?starting_after=${firstIds.at(-1) ?? ''}`);
+    expect(second.body.has_more).toBe(false);
+    const secondIds = (second.body.data as Array<{ id: string }>).map((delivery) => delivery.id);
+    expect(secondIds).toHaveLength(1);
+    expect(firstIds).not.toContain(secondIds[0]);
+    const stored = await service.db.webhookDelivery.findMany({ where: { endpointId: endpoint.body.id as string }, orderBy: { seq: 'desc' }, select: { id: true } });
+    expect([...firstIds, ...secondIds]).toEqual(stored.map((delivery) => delivery.id));
+    expect((await consoleCall(browser, 'GET', `${deliveriesPath}?starting_after=wd_nothing`)).status).toBe(400);
     expect((await consoleCall(browser, 'GET', '/console/api/platforms')).body.data).toEqual([expect.objectContaining({ slug: platform, webhook_path: `/api/webhooks/${platform}` })]);
 
     const stranger = await loggedIn(rival, 'owner');

@@ -216,6 +216,9 @@ describe.skipIf(skipBrowser)('the developers pages', () => {
         const attempts = rowsOf(page, 'Delivery attempts, newest first');
         await attempts.first().waitFor();
         expect(await attempts.count()).toBe(2);
+        // Two deliveries fit one page: no button for older ones.
+        await page.getByText('The attempts of all 2 deliveries.').waitFor();
+        expect(await page.getByRole('button', { name: 'Load older deliveries' }).count()).toBe(0);
         const [newest, older] = [attempts.nth(0), attempts.nth(1)];
         for (const text of [succeeded.event_id, 'order.created', '1', '200 · Succeeded', 'None', formatted(succeeded.attempts[0]?.attempted_on ?? '')]) {
           await newest.getByText(text, { exact: true }).waitFor();

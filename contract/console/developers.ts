@@ -2,7 +2,7 @@
 // same objects as the merchant API answers), and the platforms connected to the store.
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { DateTime } from '../common.js';
+import { DateTime, string } from '../common.js';
 import { pickErrors } from '../errors.js';
 import { WebhookDeliveryList, WebhookEndpointList } from '../merchant-events.js';
 import { sessionRoute } from '../policy.js';
@@ -21,9 +21,10 @@ export const consoleDevelopersContract = c.router({
     method: 'GET',
     path: '/console/api/webhook_endpoints/:id/deliveries',
     pathParams: z.object({ id: z.string().max(100) }),
+    query: z.object({ starting_after: string(100).optional().describe('The id of the last delivery of the previous page.') }),
     responses: { 200: WebhookDeliveryList, ...pickErrors(400, 401, 404, 500) },
     metadata: sessionRoute('viewer'),
-    summary: "An endpoint's latest deliveries, every attempt",
+    summary: "An endpoint's deliveries, newest first, a page at a time, every attempt",
   },
   requestLog: {
     method: 'GET',

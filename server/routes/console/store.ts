@@ -157,8 +157,11 @@ export function consoleStoreRouters({ db, clock, tracking }: AppDeps) {
     }),
     developers: s.router(consoleDevelopersContract, {
       endpoints: async ({ req }) => ({ status: 200, body: { data: (await listEndpoints(db, await consoleScopeOf(db, req))).map(toWebhookEndpointResponse) } }),
-      deliveries: async ({ params, req }) => {
-        const page = await listDeliveries(db, await consoleScopeOf(db, req), params.id, { limit: DEFAULT_PAGE_LIMIT });
+      deliveries: async ({ params, query, req }) => {
+        const page = await listDeliveries(db, await consoleScopeOf(db, req), params.id, {
+          limit: DEFAULT_PAGE_LIMIT,
+          ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }),
+        });
         return { status: 200, body: { data: page.data.map(toWebhookDeliveryResponse), has_more: page.hasMore } };
       },
       requestLog: async ({ query, req }) => {

@@ -1,7 +1,9 @@
 // /developers/endpoints/$endpointId: one webhook endpoint and every attempt of its latest
-// deliveries, newest first: what was sent, what came back, and when the next try is due.
-import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+// deliveries, newest first, a page at a time: what was sent, what came back, and when the next try
+// is due.
+import { useInfiniteQuery, useQuery, useSuspenseQuery, type UseInfiniteQueryResult, type InfiniteData } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
+import { useRef } from 'react';
 import { ApiError, errorMessage, sessionQuery } from '../../api';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Facts, Section } from '../../components/Section';
@@ -10,7 +12,7 @@ import { formatDateTime } from '../../format';
 import { PRODUCT_NAME } from '../../navigation';
 import { EndpointStatus, EventTypes } from './EndpointParts';
 import { attemptResult, disabledNote } from './labels';
-import { deliveriesQuery, endpointsQuery, type Delivery, type Endpoint } from './queries';
+import { deliveriesQuery, endpointsQuery, type DeliveriesPage, type Delivery, type Endpoint } from './queries';
 import './developers.css';
 
 const route = getRouteApi('/logged-in/developers/endpoints/$endpointId');
@@ -19,7 +21,7 @@ export function EndpointDeliveriesPage() {
   const { endpointId } = route.useParams();
   const { data: session } = useSuspenseQuery(sessionQuery);
   const endpoints = useQuery(endpointsQuery);
-  const deliveries = useQuery(deliveriesQuery(endpointId));
+  const deliveries = useInfiniteQuery(deliveriesQuery(endpointId));
   const endpoint = endpoints.data?.find((candidate) => candidate.id === endpointId);
   // The server answers 404 for an endpoint of another store or none, 400 for an id no endpoint can have.
   const unknown = (endpoints.isSuccess && endpoint === undefined) || (deliveries.error instanceof ApiError && [400, 404].includes(deliveries.error.status));
@@ -45,7 +47,7 @@ export function EndpointDeliveriesPage() {
       ) : (
         <>
           <EndpointSummarySection endpoint={endpoint} loading={endpoints.isPending} error={endpoints.error} />
-          <DeliveryAttemptsSection deliveries={deliveries.data} loading={deliveries.isPending} error={deliveries.error} />
+          <DeliveryAttemptsSection deliveries={deliveries} />
         </>
       )}
     </>
@@ -109,34 +111,40 @@ function attemptRows(deliveries: readonly Delivery[]): AttemptRow[] {
   return rows.sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
 }
 
-interface AttemptsProps {
-  deliveries: { data: Delivery[]; has_more: boolean } | undefined;
-  loading: boolean;
-  error: Error | null;
-}
-
-function DeliveryAttemptsSection({ deliveries, loading, error }: AttemptsProps) {
+function DeliveryAttemptsSection({ deliveries }: { deliveries: UseInfiniteQueryResult<InfiniteData<DeliveriesPage>> }) {
+  const endRef = useRef<HTMLParagraphElement>(null);
+  const loaded = deliveries.data?.pages.flatMap((page) => page.data) ?? [];
+  const loadMore = async () => {
+    const result = await deliveries.fetchNextPage();
+    // The button goes away with the last page: keep the keyboard's place on the line that says so.
+    if (!result.hasNextPage) endRef.current?.focus();
+  };
   return (
     <Section title="Attempts" description="Every attempt to deliver an event to this endpoint, newest first. A failed attempt is retried on a schedule of growing waits.">
-      {loading ? (
+      {deliveries.isPending ? (
         <p className="muted" aria-live="polite">
           Loading the deliveries…
         </p>
-      ) : error !== null || deliveries === undefined ? (
-        <ErrorMessage message={`The deliveries could not be loaded: ${errorMessage(error)}`} />
-      ) : deliveries.data.length === 0 ? (
+      ) : deliveries.isError && loaded.length === 0 ? (
+        <ErrorMessage message={`The deliveries could not be loaded: ${errorMessage(deliveries.error)}`} />
+      ) : loaded.length === 0 ? (
         <p className="empty-state">No deliveries yet. Each event of a type this endpoint receives will show here with its attempts.</p>
       ) : (
         <>
           <TableScroll label="Delivery attempts">
-            <AttemptTable rows={attemptRows(deliveries.data)} />
+            <AttemptTable rows={attemptRows(loaded)} />
           </TableScroll>
-          {deliveries.has_more ? (
-            <p className="muted dev-small">
-              The attempts of the latest {deliveries.data.length} deliveries. Older ones: <code>GET /v1/webhook_endpoints/{'{id}'}/deliveries</code> with{' '}
-              <code>starting_after</code>.
+          <ErrorMessage message={deliveries.isFetchNextPageError ? `Older deliveries could not be loaded: ${errorMessage(deliveries.error)}` : undefined} />
+          <div className="dev-more">
+            <p className="muted dev-small" ref={endRef} tabIndex={-1} role="status">
+              {deliveries.hasNextPage ? `The attempts of the latest ${loaded.length} deliveries.` : `The attempts of all ${loaded.length} deliveries.`}
             </p>
-          ) : null}
+            {deliveries.hasNextPage ? (
+              <button type="button" className="button secondary" onClick={() => void loadMore()} disabled={deliveries.isFetchingNextPage}>
+                {deliveries.isFetchingNextPage ? 'Loading…' : 'Load older deliveries'}
+              </button>
+            ) : null}
+          </div>
         </>
       )}
     </Section>

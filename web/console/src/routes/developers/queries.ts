@@ -18,10 +18,16 @@ export const endpointsQuery = queryOptions({
   queryFn: async () => bodyOf(await api.developers.endpoints(), 200).data,
 });
 
+export type DeliveriesPage = ClientInferResponseBody<typeof consoleContract.developers.deliveries, 200>;
+
+/** An endpoint's deliveries, newest first, a page at a time (older pages on "Load more"). */
 export const deliveriesQuery = (endpointId: string) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: ['developers', 'endpoints', endpointId, 'deliveries'] as const,
-    queryFn: async () => bodyOf(await api.developers.deliveries({ params: { id: pathParam(endpointId) } }), 200),
+    queryFn: async ({ pageParam }): Promise<DeliveriesPage> =>
+      bodyOf(await api.developers.deliveries({ params: { id: pathParam(endpointId) }, query: pageParam === null ? {} : { starting_after: pageParam } }), 200),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => (last.has_more ? (last.data.at(-1)?.id ?? null) : null),
   });
 
 export const platformsQuery = queryOptions({
