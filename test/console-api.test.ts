@@ -473,6 +473,17 @@ describe('shipments, settings, users and passwords', () => {
     expect((await consoleCall(owner.browser, 'POST', `/console/api/users/${self.id}/disable`)).status).toBe(409);
     const stranger = await loggedIn(rival, 'owner');
     expect((await consoleCall(stranger.browser, 'POST', `/console/api/users/${self.id}/disable`)).status).toBe(404);
+
+    // Enabled again, the admin logs in with the password they had; only an owner of the store can.
+    expect((await consoleCall(stranger.browser, 'POST', `/console/api/users/${adminId}/enable`)).status).toBe(404);
+    const enabled = await consoleCall(owner.browser, 'POST', `/console/api/users/${adminId}/enable`);
+    expect(enabled.status).toBe(200);
+    expect(enabled.body).toMatchObject({ id: adminId, role: 'admin', disabled_at: null });
+    expect((await consoleCall(owner.browser, 'POST', `/console/api/users/${adminId}/enable`)).body).toMatchObject({ disabled_at: null });
+    const relogin = newBrowser();
+    expect((await consoleCall(relogin, 'POST', '/console/api/session', { email: admin.email, password: 'correct horse battery' })).status).toBe(200);
+    expect((await consoleCall(relogin, 'GET', '/console/api/settings')).status).toBe(200);
+    expect(await service.db.auditEvent.count({ where: { subjectId: adminId, action: 'user.enabled' } })).toBe(1);
   });
 
   it('a password change ends every session of the user and opens one here', async () => {
@@ -585,6 +596,7 @@ describe('isolation', () => {
     'settings.users': "the caller's store's users",
     'settings.invite': "invites to the caller's store",
     'settings.disable': "404 for another store's user (tested)",
+    'settings.enable': "404 for another store's user (tested)",
     'developers.endpoints': 'own store only (tested)',
     'developers.deliveries': "404 for another store's endpoint (tested)",
     'developers.platforms': 'own store only (tested)',

@@ -458,11 +458,13 @@ describe.skipIf(skipBrowser)('the settings page', () => {
     const { page, problems } = watched;
     const idle = idleWaiter(page);
     let setupUrl = '';
+    let ownerEmail = '';
     await inBrowser(
       watched,
       context,
       async () => {
         const owner = await logInNewUser(service, page, store, 'owner');
+        ownerEmail = owner.email;
         await idle();
         await page.goto(`${service.baseUrl}/console/settings`);
         await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
@@ -542,7 +544,8 @@ describe.skipIf(skipBrowser)('the settings page', () => {
         await page.keyboard.press('Enter');
         await confirm.waitFor({ state: 'hidden' });
         await adminRow.getByText('Disabled', { exact: true }).waitFor();
-        expect(await adminRow.getByRole('button').count()).toBe(0);
+        expect(await adminRow.getByRole('button').count()).toBe(1);
+        await adminRow.getByRole('button', { name: `Enable ${admin.email}`, exact: true }).waitFor();
         const disabledAt = (await service.db.merchantUser.findUniqueOrThrow({ where: { email: admin.email } })).disabledAt;
         await adminRow.getByRole('cell').filter({ hasText: 'Disabled' }).getByText(formatted(disabledAt ?? ''), { exact: true }).waitFor();
         await checkAtEachSize(page, 'settings', 'owner-after', "the owner's settings page after an invitation and a disable");
@@ -554,5 +557,29 @@ describe.skipIf(skipBrowser)('the settings page', () => {
 
     // The disabled admin's session is over.
     expect((await sessionWith(admin.cookie)).status).toBe(401);
-  }, 90_000);
+
+    // Enabled again (by keyboard), the admin's row is active and they may log in; their old session stays dead.
+    const again = await newContext();
+    const rewatched = await watchedPage(again, [SESSION_PROBE]);
+    await inBrowser(rewatched, again, async () => {
+      const { page } = rewatched;
+      await page.goto(`${service.baseUrl}/console/login`);
+      await page.getByLabel('Email').fill(ownerEmail);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('navigation', { name: 'Console' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Settings' }).click();
+      const adminRow = page.getByRole('table', { name: "The store's console users, oldest first" }).locator('tbody tr').filter({ hasText: admin.email });
+      const enable = adminRow.getByRole('button', { name: `Enable ${admin.email}` });
+      await enable.focus();
+      await page.keyboard.press('Enter');
+      await adminRow.getByText('Active', { exact: true }).waitFor();
+      await adminRow.getByRole('button', { name: `Disable ${admin.email}` }).waitFor();
+      await expectAccessible(page, 'the users after enabling one');
+    });
+    expect(rewatched.problems).toEqual([]);
+    expect((await service.db.merchantUser.findUniqueOrThrow({ where: { email: admin.email } })).disabledAt).toBeNull();
+    expect((await sessionWith(admin.cookie)).status).toBe(401);
+  }, 120_000);
 });

@@ -77,4 +77,13 @@ export const consoleSettingsContract = c.router({
     metadata: sessionRoute('owner'),
     summary: 'Disable a user: their sessions end at once',
   },
+  enable: {
+    method: 'POST',
+    path: '/console/api/users/:id/enable',
+    pathParams: z.object({ id: z.string().uuid('must be a user id') }),
+    body: c.noBody(),
+    responses: { 200: ConsoleUser, ...pickErrors(400, 401, 403, 404, 500) },
+    metadata: sessionRoute('owner'),
+    summary: 'Enable a disabled user again: they log in with the password they had',
+  },
 });

@@ -17,6 +17,7 @@ export type AuditAction =
   | 'user.created'
   | 'user.password_set'
   | 'user.disabled'
+  | 'user.enabled'
   | 'privacy_request.cancelled'
   | 'claim.filed'
   | 'claim.status_changed'

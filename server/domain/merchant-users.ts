@@ -115,6 +115,23 @@ export async function disableMerchantUser(db: Database, actor: Extract<Actor, { 
 }
 
 /**
+ * Enables a disabled user of the store again: they log in with the password they had (no session of
+ * theirs survived the disabling). Enabling an enabled user changes nothing.
+ */
+export async function enableMerchantUser(db: Database, actor: Extract<Actor, { kind: 'console_user' }>, storeId: string, userId: string, now: Date): Promise<MerchantUser> {
+  return db.$transaction(async (tx) => {
+    const [enabled] = await tx.merchantUser.updateManyAndReturn({ where: { id: userId, storeId, disabledAt: { not: null } }, data: { disabledAt: null } });
+    if (enabled === undefined) {
+      const user = await tx.merchantUser.findFirst({ where: { id: userId, storeId } });
+      if (user === null) throw new AppError('not_found', `No user with id "${userId}".`);
+      return user;
+    }
+    await recordAudit(tx, actor, { storeId, action: 'user.enabled', subject: { type: 'merchant_user', id: userId }, at: now });
+    return enabled;
+  });
+}
+
+/**
  * Changes a logged-in user's password after checking the current one. Every session of the user
  * ends (a stolen session does not outlive the change); the caller opens a new one.
  */

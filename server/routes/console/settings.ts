@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { consoleSettingsContract } from '../../../contract/console/index.js';
-import { createMerchantUser, disableMerchantUser, listMerchantUsers, type MerchantUser } from '../../domain/merchant-users.js';
+import { createMerchantUser, disableMerchantUser, enableMerchantUser, listMerchantUsers, type MerchantUser } from '../../domain/merchant-users.js';
 import { findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../../domain/stores.js';
 import type { AppDeps } from '../../deps.js';
 import { consoleOf } from '../../http/console-session.js';
@@ -52,6 +52,10 @@ export const consoleSettingsRouter = ({ db, clock }: AppDeps) => {
     disable: async ({ params, req }) => {
       const { session, actor } = consoleOf(req);
       return { status: 200, body: toConsoleUser(await disableMerchantUser(db, actor, session.store.id, params.id, clock.now())) };
+    },
+    enable: async ({ params, req }) => {
+      const { session, actor } = consoleOf(req);
+      return { status: 200, body: toConsoleUser(await enableMerchantUser(db, actor, session.store.id, params.id, clock.now())) };
     },
   });
 };

@@ -168,7 +168,9 @@ function UserTable({ users, selfId, onDisable }: UserTableProps) {
               )}
             </td>
             <td className="row-actions">
-              {user.disabled_at !== null ? null : user.id === selfId ? (
+              {user.disabled_at !== null ? (
+                <EnableButton user={user} />
+              ) : user.id === selfId ? (
                 // The server refuses it (409): another owner must do it.
                 <span className="muted settings-small">You cannot disable yourself</span>
               ) : (
@@ -224,6 +226,24 @@ function SetupLinkDialog({ invited, onClose }: SetupLinkDialogProps) {
   );
 }
 
+/** Enabling gives back what disabling took (the password they had), so it needs no confirmation. */
+function EnableButton({ user }: { user: User }) {
+  const queryClient = useQueryClient();
+  const enable = useMutation({
+    mutationFn: async () => bodyOf(await api.settings.enable({ params: { id: user.id } }), 200),
+    onSuccess: async () => queryClient.invalidateQueries({ queryKey: usersQuery.queryKey }),
+  });
+  return (
+    <>
+      <button type="button" className="button secondary small" onClick={() => enable.mutate()} disabled={enable.isPending}>
+        {enable.isPending ? 'Enabling…' : 'Enable'}
+        <span className="visually-hidden"> {user.email}</span>
+      </button>
+      <ErrorMessage message={enable.isError ? `${user.email} could not be enabled: ${errorMessage(enable.error)}` : undefined} />
+    </>
+  );
+}
+
 interface DisableDialogProps {
   user: User | null;
   onClose: () => void;
@@ -250,7 +270,7 @@ function DisableDialog({ user, onClose }: DisableDialogProps) {
       {user === null ? null : (
         <div className="dialog-body">
           <h2 id={`${id}-title`}>Disable {user.email}?</h2>
-          <p id={`${id}-note`}>They are logged out at once and can no longer log in. The console cannot enable them again.</p>
+          <p id={`${id}-note`}>They are logged out at once and can no longer log in, until an owner enables them again.</p>
           <ErrorMessage message={disable.isError ? `The user could not be disabled: ${errorMessage(disable.error)}` : undefined} />
           <div className="dialog-actions">
             {/* Cancel first: it is what the dialog focuses when it opens. */}
