@@ -15,6 +15,9 @@ export const SESSION_COOKIE = 'op_console_session';
 /** A password: 12 to 200 characters (NIST SP 800-63B: length, no composition rules). */
 export const PASSWORD_MIN_LENGTH = 12;
 
+/** How long a setup link (the first owner's, or an invitation's) works, once. */
+export const SETUP_LINK_TTL_HOURS = 24;
+
 export const ConsoleRoleSchema = z.enum(['owner', 'admin', 'viewer']);
 
 export const ConsoleSession = z.object({

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DateTime, string, text } from '../common.js';
 import { pickErrors } from '../errors.js';
 import { sessionRoute } from '../policy.js';
-import { ConsoleRoleSchema } from './session.js';
+import { ConsoleRoleSchema, SETUP_LINK_TTL_HOURS } from './session.js';
 
 const c = initContract();
 
@@ -64,7 +64,7 @@ export const consoleSettingsContract = c.router({
     method: 'POST',
     path: '/console/api/users',
     body: z.object({ email: string(254, z.string().email('must be an email address')), role: ConsoleRoleSchema }),
-    responses: { 201: z.object({ user: ConsoleUser, setup_url: z.string().describe('Shown once: send it to the person; it works once, for 24 hours.') }), ...pickErrors(400, 401, 403, 409, 500) },
+    responses: { 201: z.object({ user: ConsoleUser, setup_url: z.string().describe(`Shown once: send it to the person; it works once, for ${SETUP_LINK_TTL_HOURS} hours.`) }), ...pickErrors(400, 401, 403, 409, 500) },
     metadata: sessionRoute('owner'),
     summary: 'Invite a user: a one-time setup link, shown once',
   },

@@ -2,6 +2,7 @@
 // with argon2id. A user is created without a password; a one-time setup link (24 hours) lets them
 // choose it. The operator's CLI creates a store's first owner; owners invite others the same way.
 import { createHash, randomBytes } from 'node:crypto';
+import { SETUP_LINK_TTL_HOURS } from '../../contract/console/session.js';
 import { hash, verify } from '@node-rs/argon2';
 import type { Database } from '../db/client.js';
 import type { MerchantUser, MerchantUserRole } from '../db/generated/client.js';
@@ -11,8 +12,7 @@ import { AppError } from './errors.js';
 
 export type { MerchantUser, MerchantUserRole };
 
-/** How long a setup link works. */
-export const SETUP_LINK_TTL_MS = 24 * 3600 * 1000;
+export const SETUP_LINK_TTL_MS = SETUP_LINK_TTL_HOURS * 3600 * 1000;
 const ROLE_RANK: Record<MerchantUserRole, number> = { viewer: 0, admin: 1, owner: 2 };
 
 /** Whether a user of `role` may do what needs `needed`. */

@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import type { ClientInferRequest, ClientInferResponseBody } from '@ts-rest/core';
 import { useId, useState, type FormEvent } from 'react';
-import { ConsoleRoleSchema, type consoleContract } from '../../../../../contract/console/index.js';
+import { ConsoleRoleSchema, SETUP_LINK_TTL_HOURS, type consoleContract } from '../../../../../contract/console/index.js';
 import { api, bodyOf, errorMessage, fieldError } from '../../api';
 import { CopyButton } from '../../components/CopyButton';
 import { Dialog } from '../../components/Dialog';
@@ -200,7 +200,7 @@ function SetupLinkDialog({ invited, onClose }: SetupLinkDialogProps) {
         <div className="dialog-body">
           <h2 id={`${id}-title`}>Setup link for {invited.user.email}</h2>
           <p className="warning" id={`${id}-note`}>
-            Send this link to {invited.user.email} yourself. It works once, within 24 hours, and will not be shown again.
+            Send this link to {invited.user.email} yourself. It works once, within {SETUP_LINK_TTL_HOURS} hours, and will not be shown again.
           </p>
           <label htmlFor={`${id}-link`}>Setup link</label>
           {/* A text area, not an input: the whole link wraps into view, even on a phone. */}
