@@ -412,6 +412,11 @@ describe.skipIf(skipBrowser)('orders and shipments in the console', () => {
         await section(page, 'Shipments').getByRole('link', { name: MYSTERY }).click();
         await page.getByRole('heading', { level: 1, name: `Shipment ${MYSTERY}` }).waitFor();
         await section(page, 'Tracking timeline').getByText('Note', { exact: true }).waitFor();
+        // The note says where to act in the console, not which API field to send.
+        await section(page, 'Tracking timeline')
+          .getByText('The carrier could not be told from this tracking number, so it is not tracked. An admin or owner can set the carrier on this page.')
+          .waitFor();
+        expect(await section(page, 'Tracking timeline').innerText()).not.toContain('courier_id');
         const form = section(page, 'Set the carrier');
         const carrier = form.getByRole('textbox', { name: 'Carrier' });
         await expectAccessible(page, 'a shipment whose carrier is unknown');

@@ -8,6 +8,15 @@ import type { Shipment } from './labels';
 type Checkpoint = Shipment['checkpoints'][number];
 type MerchantMessage = Shipment['merchant_messages'][number];
 
+/**
+ * The service's notes are written for the API ("set courier_id with an update"); here, the notes a
+ * person acts on in the console say where. Any other note is shown as the API writes it.
+ */
+const CONSOLE_WORDING: Record<string, string> = {
+  carrier_unknown: 'The carrier could not be told from this tracking number, so it is not tracked. An admin or owner can set the carrier on this page.',
+};
+const noteText = (note: MerchantMessage) => CONSOLE_WORDING[note.code] ?? note.message;
+
 type Entry = { kind: 'scan'; at: string; scan: Checkpoint } | { kind: 'note'; at: string; note: MerchantMessage };
 
 /** Both lists come oldest first; reversed and merged, the newest is on top (a tie keeps the later one first). */
@@ -49,7 +58,7 @@ export function TrackingTimelineSection({ shipment }: { shipment: Shipment }) {
                 <div className="shipment-event-body">
                   <p className="shipment-event-head">
                     <span className="shipment-note-badge">Note</span>
-                    <span className="shipment-event-message">{entry.note.message}</span>
+                    <span className="shipment-event-message">{noteText(entry.note)}</span>
                   </p>
                 </div>
               )}
