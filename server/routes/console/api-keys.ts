@@ -18,7 +18,7 @@ const toConsoleKey = (key: Pick<StoredKey, 'id' | 'mode' | 'last4' | 'createdAt'
   revoked_at: key.revokedAt?.toISOString() ?? null,
 });
 
-export const consoleApiKeysRouter = ({ db, clock }: AppDeps) =>
+export const consoleApiKeysRouter = ({ db, clock, apiKeys }: AppDeps) =>
   s.router(consoleApiKeysContract, {
     list: async ({ req }) => {
       const keys = await listApiKeys(db, consoleOf(req).session.store.id);
@@ -33,6 +33,9 @@ export const consoleApiKeysRouter = ({ db, clock }: AppDeps) =>
     revoke: async ({ params, req }) => {
       const { session, actor } = consoleOf(req);
       await revokeApiKey(db, actor, params.id, clock.now(), session.store.id);
+      // Every instance empties its cache of keys when it hears the change; this one does not wait
+      // to hear it, so the key is refused here from the moment the answer leaves.
+      apiKeys.callers.clear();
       const stored = await db.apiKey.findFirst({ where: { id: params.id, storeId: session.store.id } });
       if (stored === null) throw new AppError('not_found', `No API key with id "${params.id}".`);
       return { status: 200, body: toConsoleKey(stored) };
