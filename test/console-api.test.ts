@@ -381,12 +381,16 @@ describe("the store's pages", () => {
     expect(byNumber2.orders.map((order) => order.sourceOrderId)).toEqual([first]);
     expect(byNumber2.nextCursor).toBeNull();
 
-    // By the shopper's email (all three orders are Ada's), two at a time: paged in SQL, newest first.
-    const byEmail1 = await searchOrders(service.db, store.store.id, { q: ' ADA@example.com ' }, 2);
-    expect(byEmail1.orders.map((order) => order.sourceOrderId)).toEqual([second, other]);
-    const byEmail2 = await searchOrders(service.db, store.store.id, { q: 'ada@example.com', cursor: byEmail1.nextCursor ?? '' }, 2);
-    expect(byEmail2.orders.map((order) => order.sourceOrderId)).toEqual([first]);
-    expect(byEmail2.nextCursor).toBeNull();
+    // By the shopper's email (all three orders are Ada's), one at a time, newest first. The middle
+    // page must know a page follows it: only a page read after the cursor in SQL can tell.
+    const byEmail1 = await searchOrders(service.db, store.store.id, { q: ' ADA@example.com ' }, 1);
+    expect(byEmail1.orders.map((order) => order.sourceOrderId)).toEqual([second]);
+    const byEmail2 = await searchOrders(service.db, store.store.id, { q: 'ada@example.com', cursor: byEmail1.nextCursor ?? '' }, 1);
+    expect(byEmail2.orders.map((order) => order.sourceOrderId)).toEqual([other]);
+    expect(byEmail2.nextCursor).not.toBeNull();
+    const byEmail3 = await searchOrders(service.db, store.store.id, { q: 'ada@example.com', cursor: byEmail2.nextCursor ?? '' }, 1);
+    expect(byEmail3.orders.map((order) => order.sourceOrderId)).toEqual([first]);
+    expect(byEmail3.nextCursor).toBeNull();
     expect((await searchOrders(service.db, store.store.id, { q: 'grace@example.com' }, 2)).orders).toEqual([]);
   });
 

@@ -9,11 +9,10 @@ export interface RecordedActor {
   id: string;
 }
 
-/** The labels' key for an actor. */
-export const actorLabelKey = (actor: RecordedActor) => `${actor.kind}:${actor.id}`;
+const actorLabelKey = (actor: RecordedActor) => `${actor.kind}:${actor.id}`;
 
 /** A label per recorded actor, keyed by "kind:id", in two queries at most. */
-export async function actorLabels(db: Database, storeId: string, actors: readonly RecordedActor[]): Promise<Map<string, string>> {
+async function actorLabels(db: Database, storeId: string, actors: readonly RecordedActor[]): Promise<Map<string, string>> {
   const ids = (kind: Actor['kind']) => [...new Set(actors.filter((actor) => actor.kind === kind).map((actor) => actor.id))];
   const [users, keys] = await Promise.all([
     ids('console_user').length === 0 ? [] : db.merchantUser.findMany({ where: { storeId, id: { in: ids('console_user') } }, select: { id: true, email: true } }),
@@ -42,4 +41,21 @@ export async function actorLabels(db: Database, storeId: string, actors: readonl
     }
   }
   return labels;
+}
+
+/** Rows that recorded who made them (null for rows older than the record). */
+interface ActorColumns {
+  actorKind: Actor['kind'] | null;
+  actorId: string | null;
+}
+
+/** Each row with who made it, labelled: `by` is null where the row recorded no actor. */
+export async function withActorLabels<T extends ActorColumns>(db: Database, storeId: string, rows: readonly T[]): Promise<Array<T & { by: (RecordedActor & { label: string }) | null }>> {
+  const recorded = rows.flatMap((row) => (row.actorKind === null || row.actorId === null ? [] : [{ kind: row.actorKind, id: row.actorId }]));
+  const labels = await actorLabels(db, storeId, recorded);
+  return rows.map((row) => {
+    if (row.actorKind === null || row.actorId === null) return { ...row, by: null };
+    const actor = { kind: row.actorKind, id: row.actorId };
+    return { ...row, by: { ...actor, label: labels.get(actorLabelKey(actor)) ?? actor.id } };
+  });
 }

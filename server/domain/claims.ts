@@ -14,6 +14,7 @@ import { AppError } from './errors.js';
 import { lockExistingOrderRow, orderNotFound } from './order-lock.js';
 import { assertUniqueIds, isUuid } from './ids.js';
 import { afterCursor, decodePageCursor, pageOf } from './page-cursor.js';
+import { withActorLabels } from './actor-labels.js';
 
 export type ClaimInput = z.output<typeof ClaimRequest>;
 /** The statuses, as the contract names them. */
@@ -212,7 +213,7 @@ export async function listStoreClaims(
   return { claims: page.map(toClaimRecord), nextCursor };
 }
 
-/** A claim's status changes, oldest first. */
-export async function claimHistory(db: Database, claimId: string) {
-  return db.claimStatusChange.findMany({ where: { claimId }, orderBy: { id: 'asc' } });
+/** A claim's status changes, oldest first, each with who made it. */
+export async function claimHistory(db: Database, claim: Pick<ClaimRecord, 'id' | 'storeId'>) {
+  return withActorLabels(db, claim.storeId, await db.claimStatusChange.findMany({ where: { claimId: claim.id }, orderBy: { id: 'asc' } }));
 }

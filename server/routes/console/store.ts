@@ -16,7 +16,6 @@ import { toWebhookDeliveryResponse, toWebhookEndpointResponse } from '../../wire
 import { CARRIER_SLUGS, normalizeCourierId } from '../../domain/carriers.js';
 import { AppError } from '../../domain/errors.js';
 import { storeOverview } from '../../domain/store-overview.js';
-import { actorLabelKey, actorLabels } from '../../domain/actor-labels.js';
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../db/client.js';
 import { consoleOf, consoleScopeOf } from '../../http/console-session.js';
@@ -32,9 +31,7 @@ const currentMonth = (now: Date) => now.toISOString().slice(0, 7);
 const REQUEST_LOG_PAGE = 100;
 
 async function claimDetail(db: Database, claim: ClaimRecord): Promise<z.input<typeof ConsoleClaimDetail>> {
-  const history = await claimHistory(db, claim.id);
-  const recorded = history.flatMap((change) => (change.actorKind === null || change.actorId === null ? [] : [{ kind: change.actorKind, id: change.actorId }]));
-  const labels = await actorLabels(db, claim.storeId, recorded);
+  const history = await claimHistory(db, claim);
   return {
     claim: toClaimResponse(claim),
     history: history.map((change) => ({
@@ -42,10 +39,7 @@ async function claimDetail(db: Database, claim: ClaimRecord): Promise<z.input<ty
       to_status: change.toStatus,
       note: change.note,
       created_at: change.createdAt.toISOString(),
-      by:
-        change.actorKind === null || change.actorId === null
-          ? null
-          : { kind: change.actorKind, label: labels.get(actorLabelKey({ kind: change.actorKind, id: change.actorId })) ?? change.actorId },
+      by: change.by === null ? null : { kind: change.by.kind, label: change.by.label },
     })),
     next_statuses: [...CLAIM_TRANSITIONS[claim.status]],
   };

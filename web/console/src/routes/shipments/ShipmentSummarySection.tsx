@@ -2,7 +2,8 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { Facts, Section } from '../../components/Section';
-import { formatDate, formatDateTime } from '../../format';
+import { formatDay } from '../../components/calendar';
+import { formatDateTime } from '../../format';
 import { DeliveryStatusBadge } from './DeliveryStatusBadge';
 import { courierLabel, UNKNOWN_COURIER, type Shipment, type ShipmentDetail } from './labels';
 
@@ -14,11 +15,8 @@ interface ShipmentSummarySectionProps {
 
 const when = (iso: string) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
 
-/**
- * The carrier's estimate is a calendar day ("2026-12-01"). Read as a local date-time (no offset),
- * it stays that day in every time zone; read as UTC it would be the day before west of Greenwich.
- */
-const day = (date: string) => <time dateTime={date}>{formatDate(`${date}T00:00:00`)}</time>;
+/** The carrier's estimate is a calendar day ("2026-12-01"), the same day in every time zone. */
+const day = (date: string) => <time dateTime={date}>{formatDay(date)}</time>;
 
 export function ShipmentSummarySection({ shipment, order, maySetCarrier }: ShipmentSummarySectionProps) {
   const unknownCarrier = shipment.courier === UNKNOWN_COURIER;
