@@ -46,6 +46,16 @@ const MYSTERY = 'SBXMYSTERY42';
 const SECOND_MYSTERY = 'SBXMYSTERY43';
 /** A sandbox number with a scripted journey to delivery. */
 const DELIVERED = 'SBXDELIVERED';
+/**
+ * The main order was placed yesterday at 02:00 UTC: the evening before in Honolulu, where the order
+ * page is read. Billing counts its booking on the UTC day, and so must the ledger's "Counts for".
+ */
+const PLACED_AT = (() => {
+  const day = new Date(Date.now() - 86_400_000);
+  day.setUTCHours(2, 0, 0, 0);
+  return day;
+})();
+const PLACED_UTC_DAY = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(PLACED_AT);
 
 interface Seeded {
   /** Source order ids, oldest first. */
@@ -101,6 +111,7 @@ beforeAll(async () => {
   const email = 'Grace.Hopper@Example.com';
   const main = await placeOrder({
     source_order_id: `grace-${Date.now()}`,
+    source_created_on: PLACED_AT.toISOString(),
     customer_details: { first_name: 'Grace', last_name: 'Hopper', email },
     line_items: [
       { source_id: 'li_desk', name: 'Walnut desk organiser', price: 62.5, quantity: 2, sku: 'DESK-ORG-W' },
@@ -328,7 +339,7 @@ describe.skipIf(skipBrowser)('orders and shipments in the console', () => {
   }, 90_000);
 
   it("shows an order's items, ledger, shipments, claims and refunds; a shipment's timeline; an admin sets an unknown carrier by keyboard", async () => {
-    const context = await (browser as Browser).newContext({ viewport: { width: DESKTOP.width, height: DESKTOP.height } });
+    const context = await (browser as Browser).newContext({ viewport: { width: DESKTOP.width, height: DESKTOP.height }, locale: 'en-US', timezoneId: 'Pacific/Honolulu' });
     const watched = await watchedPage(context, EXPECTED_FAILURES);
     const { page, problems, requests } = watched;
     const shot = shotOf(page, DESKTOP);
@@ -360,6 +371,8 @@ describe.skipIf(skipBrowser)('orders and shipments in the console', () => {
           ['Re-pricing', '+$1.12', 'None'],
           ['Reversal', '-$0.50', seeded.main.refundId],
         ]);
+        // The booking counts for the day it was placed in UTC, as the billing statement counts it.
+        expect((await rowsOf(ledger.locator('table')))[0]?.[2]).toBe(PLACED_UTC_DAY);
         expect(await ledger.locator('.orders-net').innerText()).toMatch(/^Net premium\s+\$2\.50$/);
         expect((await rowsOf(section(page, 'Refunds').locator('table'))).map((cells) => [cells[0], cells[1], cells[2], cells[3], cells[5]])).toEqual([
           [seeded.main.refundId, '$20.49', '$0.50', '$0.50', 'Lamp arrived dented'],

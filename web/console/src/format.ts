@@ -1,15 +1,10 @@
-// How the console writes dates and money. Dates in the user's browser time zone; money exactly, from
-// integer cents (the API's unit), never through a float that could round a cent away.
+// How the console writes instants and money. Instants in the user's browser time zone (calendar days,
+// which are UTC: components/calendar.ts); money exactly, from integer cents, never through a float.
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const wholeDollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 export function formatDateTime(iso: string): string {
   return dateTime.format(new Date(iso));
-}
-
-export function formatDate(iso: string): string {
-  return dateOnly.format(new Date(iso));
 }
 
 /** Integer cents as US dollars: 123456 → "$1,234.56", -150 → "-$1.50". USD is the only currency. */

@@ -2,7 +2,8 @@
 // each with its signed amount and the day it counts for in billing; their sum is the net premium.
 import { Section } from '../../../components/Section';
 import { TableScroll } from '../../../components/TableScroll';
-import { formatCents, formatDate, formatDateTime } from '../../../format';
+import { formatDay } from '../../../components/calendar';
+import { formatCents, formatDateTime } from '../../../format';
 import { LEDGER_REASON_LABEL, type LedgerEntry } from '../labels';
 
 /** A signed amount: a charge carries "+", a reversal formatCents' "-". */
@@ -35,8 +36,9 @@ export function OrderLedgerSection({ ledger }: { ledger: readonly LedgerEntry[] 
                     <td data-label="Amount" className={`orders-money ${entry.amount_cents < 0 ? 'orders-negative' : ''}`}>
                       {signed(entry.amount_cents)}
                     </td>
+                    {/* Billing counts an entry on its UTC day, whatever the reader's time zone. */}
                     <td data-label="Counts for">
-                      <time dateTime={entry.effective_at}>{formatDate(entry.effective_at)}</time>
+                      <time dateTime={entry.effective_at}>{formatDay(entry.effective_at.slice(0, 10))}</time>
                     </td>
                     <td data-label="Recorded">
                       <time dateTime={entry.created_at}>{formatDateTime(entry.created_at)}</time>
