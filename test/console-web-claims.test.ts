@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClaimStatus } from '../server/domain/claims.js';
-import { artifacts, expectAccessible, focusedId, focusedText, inBrowser, launch, logInNewUser, SESSION_PROBE, skipBrowser, VIEWPORTS, waitForPath, watchedPage, type Viewport } from './support/console-browser.js';
+import { artifacts, expectAccessible, focusedId, focusedText, inBrowser, launch, logInNewUser, SESSION_PROBE, skipBrowser, VIEWPORTS, waitForIdle, waitForPath, watchedPage, type Viewport } from './support/console-browser.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
 
@@ -246,7 +246,7 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   expect(await orderClaimStatus().innerText()).toBe('Open');
   await page.goBack();
   await page.getByRole('heading', { level: 1, name: `Claim on order ${sourceOrderId}` }).waitFor();
-  await page.waitForLoadState('networkidle');
+  await waitForIdle(page);
 
   // A decision by keyboard alone: from the heading to the note, type it, Tab to Approve, confirm.
   const note = 'Photos of the dented shade match the description.';
@@ -288,7 +288,7 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   await shot('order-after-decision');
   await page.goBack();
   await page.getByRole('heading', { level: 1, name: `Claim on order ${sourceOrderId}` }).waitFor();
-  await page.waitForLoadState('networkidle');
+  await waitForIdle(page);
 
   // Meanwhile the operator closes the claim: "Mark as paid" on this page is stale.
   await setClaimStatus(service.db, TEST_OPERATOR, damaged, 'closed', new Date(), 'Closed by the operator: refunded in the shop.');

@@ -22,6 +22,7 @@ import {
   PHONE,
   SESSION_PROBE,
   skipBrowser,
+  waitForIdle,
   waitForPath,
   watchedPage,
   type Viewport,
@@ -202,7 +203,7 @@ async function logIn(page: Page, role: 'admin' | 'viewer'): Promise<void> {
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Orders' }).click();
   await waitForPath(page, '/console/orders');
   await resultsLoaded(page, CONSOLE_PAGE_LIMIT);
-  await page.waitForLoadState('networkidle');
+  await waitForIdle(page);
 }
 
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
@@ -293,7 +294,7 @@ describe.skipIf(skipBrowser)('orders and shipments in the console', () => {
         await page.goBack();
         await page.getByText('Page 2', { exact: true }).waitFor();
         await resultsLoaded(page, seeded.ids.length - CONSOLE_PAGE_LIMIT);
-        await page.waitForLoadState('networkidle');
+        await waitForIdle(page);
         await page.reload();
         await page.getByText('Page 2', { exact: true }).waitFor();
         await resultsLoaded(page, seeded.ids.length - CONSOLE_PAGE_LIMIT);
@@ -306,7 +307,7 @@ describe.skipIf(skipBrowser)('orders and shipments in the console', () => {
         expect(await field.inputValue()).toBe('nobody@example.com');
 
         // Junk in the URL is the first page of every order.
-        await page.waitForLoadState('networkidle');
+        await waitForIdle(page);
         await page.goto(`${service.baseUrl}/console/orders?q=${'x'.repeat(300)}&cursors=${encodeURIComponent('{"not":"a trail"}')}`);
         await resultsLoaded(page, CONSOLE_PAGE_LIMIT);
         expect(await listedIds(page)).toEqual(newestFirst.slice(0, CONSOLE_PAGE_LIMIT));
@@ -464,7 +465,7 @@ describe.skipIf(skipBrowser)('orders and shipments in the console', () => {
         await section(page, 'Shipments').locator('tr').filter({ hasText: MYSTERY }).getByText('fedex').waitFor();
 
         // A tracking number that needs encoding, and no such shipment.
-        await page.waitForLoadState('networkidle');
+        await waitForIdle(page);
         await page.goto(`${service.baseUrl}/console/shipments/${encodeURIComponent(MISSING_SHIPMENT)}`);
         await page.getByRole('heading', { level: 1, name: 'No such shipment' }).waitFor();
         await page.getByText(`Your store has no shipment with the tracking number “${MISSING_SHIPMENT}”.`).waitFor();

@@ -5,7 +5,7 @@
 // operator's pricing terms, a viewer's read-only page, and an owner's users: an invitation whose
 // setup link is shown once and works, and a user disabled whose session ends. Axe and a
 // screenshot of every page and dialog at a phone's and a desktop's size.
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { SESSION_COOKIE } from '../contract/console/index.js';
@@ -25,6 +25,7 @@ import {
   PHONE,
   SESSION_PROBE,
   skipBrowser,
+  waitForIdle,
   waitForPath,
   watchedPage,
 } from './support/console-browser.js';
@@ -68,26 +69,6 @@ async function checkAtEachSize(page: Page, area: 'developers' | 'settings', step
     expect(overflow, `${where} is wider than the ${viewport.name} screen`).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${artifacts}console-${area}-${step}-${viewport.name}.png`, fullPage });
   }
-}
-
-/**
- * Waits until the page has had no request in flight for half a second: a navigation (goto,
- * reload, closing) would abort one, which the watched page reports as a failure. The home page
- * after login loads its own data, and code on demand once that data is in.
- */
-function idleWaiter(page: Page): () => Promise<void> {
-  const pending = new Set<Request>();
-  let lastActivity = Date.now();
-  const track = (change: () => void) => {
-    change();
-    lastActivity = Date.now();
-  };
-  page.on('request', (request) => track(() => pending.add(request)));
-  page.on('requestfinished', (request) => track(() => pending.delete(request)));
-  page.on('requestfailed', (request) => track(() => pending.delete(request)));
-  return async () => {
-    await expect.poll(() => pending.size === 0 && Date.now() - lastActivity >= 500, { timeout: 10_000, interval: 100 }).toBe(true);
-  };
 }
 
 const rowsOf = (page: Page, tableName: string) => page.getByRole('table', { name: tableName }).locator('tbody tr');
@@ -161,7 +142,7 @@ describe.skipIf(skipBrowser)('the developers pages', () => {
     const context = await newContext();
     const watched = await watchedPage(context, [SESSION_PROBE, /^404 GET \/console\/api\/webhook_endpoints\/we_unknown\/deliveries$/]);
     const { page, problems } = watched;
-    const idle = idleWaiter(page);
+    const idle = () => waitForIdle(page);
     await inBrowser(
       watched,
       context,
@@ -279,7 +260,7 @@ describe.skipIf(skipBrowser)('the developers pages', () => {
     const context = await newContext();
     const watched = await watchedPage(context);
     const { page, problems } = watched;
-    const idle = idleWaiter(page);
+    const idle = () => waitForIdle(page);
     await inBrowser(watched, context, async () => {
       await logInNewUser(service, page, store, 'admin');
       await idle();
@@ -307,7 +288,7 @@ describe.skipIf(skipBrowser)('the settings page', () => {
     const context = await newContext();
     const watched = await watchedPage(context, [SESSION_PROBE, /^400 PATCH \/console\/api\/settings$/]);
     const { page, problems, requests } = watched;
-    const idle = idleWaiter(page);
+    const idle = () => waitForIdle(page);
     await inBrowser(
       watched,
       context,
@@ -409,7 +390,7 @@ describe.skipIf(skipBrowser)('the settings page', () => {
     const context = await newContext();
     const watched = await watchedPage(context);
     const { page, problems, requests } = watched;
-    const idle = idleWaiter(page);
+    const idle = () => waitForIdle(page);
     await inBrowser(watched, context, async () => {
       await logInNewUser(service, page, store, 'viewer');
       await idle();
@@ -443,7 +424,7 @@ describe.skipIf(skipBrowser)('the settings page', () => {
     // An admin, logged in elsewhere: the user to disable.
     const adminContext = await newContext();
     const adminWatched = await watchedPage(adminContext);
-    const adminIdle = idleWaiter(adminWatched.page);
+    const adminIdle = () => waitForIdle(adminWatched.page);
     const admin = await inBrowser(adminWatched, adminContext, async () => {
       const { email } = await logInNewUser(service, adminWatched.page, store, 'admin');
       await adminIdle();
@@ -456,7 +437,7 @@ describe.skipIf(skipBrowser)('the settings page', () => {
     const context = await newContext();
     const watched = await watchedPage(context, [SESSION_PROBE, /^400 POST \/console\/api\/users$/]);
     const { page, problems } = watched;
-    const idle = idleWaiter(page);
+    const idle = () => waitForIdle(page);
     let setupUrl = '';
     let ownerEmail = '';
     await inBrowser(
@@ -517,7 +498,7 @@ describe.skipIf(skipBrowser)('the settings page', () => {
         // The link works: the invited user chooses a password and is in.
         const invitedContext = await newContext();
         const invitedWatched = await watchedPage(invitedContext);
-        const invitedIdle = idleWaiter(invitedWatched.page);
+        const invitedIdle = () => waitForIdle(invitedWatched.page);
         await inBrowser(invitedWatched, invitedContext, async () => {
           await invitedWatched.page.goto(setupUrl);
           await invitedWatched.page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -568,7 +549,7 @@ describe.skipIf(skipBrowser)('the settings page', () => {
       await page.getByLabel('Password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Log in' }).click();
       await page.getByRole('navigation', { name: 'Console' }).waitFor();
-      await page.waitForLoadState('networkidle');
+      await waitForIdle(page);
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Settings' }).click();
       const adminRow = page.getByRole('table', { name: "The store's console users, oldest first" }).locator('tbody tr').filter({ hasText: admin.email });
       const enable = adminRow.getByRole('button', { name: `Enable ${admin.email}` });

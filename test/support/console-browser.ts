@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { expect } from 'vitest';
 import { createMerchantUser, type MerchantUserRole } from '../../server/domain/merchant-users.js';
 import { TEST_OPERATOR, type SeededStore, type TestService } from './service.js';
@@ -60,9 +60,39 @@ export interface Watched {
   requests: string[];
 }
 
+const idleWaiters = new WeakMap<Page, () => Promise<void>>();
+
+/**
+ * Waits until a watched page has had no request in flight for half a second. A navigation (goto,
+ * reload, closing) would abort one, which the watched page reports as a failure. Playwright's
+ * 'networkidle' does not do this: it tracks the page's load only, not the fetches the app makes
+ * when it moves from page to page inside itself.
+ */
+export async function waitForIdle(page: Page): Promise<void> {
+  const wait = idleWaiters.get(page);
+  if (wait === undefined) throw new Error('waitForIdle needs a page made by watchedPage.');
+  await wait();
+}
+
+function trackRequests(page: Page): () => Promise<void> {
+  const pending = new Set<Request>();
+  let lastActivity = Date.now();
+  const track = (change: () => void) => {
+    change();
+    lastActivity = Date.now();
+  };
+  page.on('request', (request) => track(() => pending.add(request)));
+  page.on('requestfinished', (request) => track(() => pending.delete(request)));
+  page.on('requestfailed', (request) => track(() => pending.delete(request)));
+  return async () => {
+    await expect.poll(() => pending.size === 0 && Date.now() - lastActivity >= 500, { timeout: 10_000, interval: 100 }).toBe(true);
+  };
+}
+
 /** A page that records its problems; `expectedFailures` are the 4xx answers the test causes on purpose. */
 export async function watchedPage(context: BrowserContext, expectedFailures: RegExp[] = [SESSION_PROBE]): Promise<Watched> {
   const page = await context.newPage();
+  idleWaiters.set(page, trackRequests(page));
   const problems: string[] = [];
   const requests: string[] = [];
   page.on('console', (message) => {
@@ -117,7 +147,7 @@ export async function logInNewUser(service: TestService, page: Page, store: Seed
   await page.getByLabel('Confirm password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Set password and log in' }).click();
   await page.getByRole('navigation', { name: 'Console' }).waitFor();
-  await page.waitForLoadState('networkidle');
+  await waitForIdle(page);
   return { email: user.email };
 }
 
