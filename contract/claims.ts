@@ -12,6 +12,8 @@ const c = initContract();
 
 export const CLAIM_REASONS = ['lost', 'damaged', 'stolen', 'missing_items', 'wrong_address', 'other'] as const;
 export const CLAIM_STATUSES = ['open', 'in_review', 'approved', 'denied', 'paid', 'closed'] as const;
+/** Where a claim was filed: the merchant's API, the shoppers' claim page, or the operator's CLI. */
+export const CLAIM_CHANNELS = ['api', 'shopper_page', 'cli'] as const;
 
 const ClaimItem = z.object({
   source_id: text(255, 'source_id of a line item of the order.'),
@@ -60,6 +62,18 @@ export const ClaimResponse = extendApi(
       )
       .describe('The line items claimed; empty for the whole order.'),
     status: z.enum(CLAIM_STATUSES).describe('open until denied, paid or closed.'),
+    channel: z.enum(CLAIM_CHANNELS).describe('Where it was filed: api, shopper_page (the claim page) or cli (the operator).'),
+    photos: z
+      .array(
+        z.object({
+          id: z.string().describe('Photo id.'),
+          url: z.string().describe('Where to download it with the store\'s key (GET, image/jpeg).'),
+          width: z.number().int().describe('Pixels.'),
+          height: z.number().int().describe('Pixels.'),
+          bytes: z.number().int().describe('Size of the JPEG.'),
+        }),
+      )
+      .describe('Photos the shopper attached (damaged parcels), metadata removed; empty once the claim\'s texts are erased.'),
     created_on: DateTime.describe('When the claim was filed.'),
     updated_on: DateTime.describe('When it last changed.'),
     resolved_on: DateTime.nullable().describe('When it was denied, paid or closed, or null.'),
@@ -92,6 +106,15 @@ export const claimsContract = c.router({
     metadata: keyRoute('other', 'not_found'),
     summary: 'Read a claim',
     description: 'Test keys answer 404.',
+  },
+  photo: {
+    method: 'GET',
+    path: '/v1/claims/:id/photos/:photo_id',
+    pathParams: z.object({ id: text(100), photo_id: text(100) }),
+    responses: { 200: c.otherResponse({ contentType: 'image/jpeg', body: z.unknown() }), ...pickErrors(400, 401, 403, 404, 429, 500) },
+    metadata: keyRoute('other', 'not_found'),
+    summary: "Download a claim's photo",
+    description: "A photo the shopper attached, as JPEG with its metadata removed. Only the store's own keys can read it. Test keys answer 404.",
   },
   list: {
     method: 'GET',

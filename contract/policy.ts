@@ -3,14 +3,17 @@
 // infers a policy from a URL prefix. One declaration serves the server, the OpenAPI document
 // (security schemes) and the SDK.
 
-/** Who may call: an API key, a platform's signature, EasyPost's signature, a console session, anyone. */
-export type RouteAuth = 'api_key' | 'webhook_signature' | 'easypost_signature' | 'woocommerce_signature' | 'session' | 'none';
+/**
+ * Who may call: an API key, a platform's signature, EasyPost's signature, a console session, a
+ * shopper's session (one order, opened by its number and email), anyone.
+ */
+export type RouteAuth = 'api_key' | 'webhook_signature' | 'easypost_signature' | 'woocommerce_signature' | 'session' | 'shopper_session' | 'none';
 
 /**
  * Which rate limit a request counts against (README, Rate limits). Signed webhooks are not limited:
  * refusing them would lose money.
  */
-export type RateLimitBucket = 'orders' | 'addresses' | 'quotes' | 'other' | 'none';
+export type RateLimitBucket = 'orders' | 'addresses' | 'quotes' | 'other' | 'shopper' | 'shopper_lookup' | 'none';
 
 /**
  * What a test key gets. `simulate`: the same validation as live, and a realistic answer from the
@@ -25,9 +28,10 @@ export type TestKeyPolicy = 'simulate' | 'not_found';
  * adds the rule of webhook messages: every number under a key ending in _cents is written as an
  * integer, judged on the raw text (120.00 is refused: a sender writing major units would book a
  * hundredth of the amount). `json_or_form_ping` also takes WooCommerce's form-encoded ping
- * (webhook_id=N), which it sends without a signature and which changes nothing.
+ * (webhook_id=N), which it sends without a signature and which changes nothing. `image` is a
+ * shopper's photo: the bytes of one image, at most 10 MiB, judged by the route itself.
  */
-export type BodyRule = 'json' | 'json_integer_cents' | 'json_or_form_ping';
+export type BodyRule = 'json' | 'json_integer_cents' | 'json_or_form_ping' | 'image';
 
 export interface RoutePolicy {
   auth: RouteAuth;
@@ -45,7 +49,7 @@ export interface RoutePolicy {
 }
 
 /** An API-key route of the merchant API. */
-export const keyRoute = (rateLimit: Exclude<RateLimitBucket, 'none'>, testKeys: TestKeyPolicy): RoutePolicy => ({
+export const keyRoute = (rateLimit: Exclude<RateLimitBucket, 'none' | 'shopper' | 'shopper_lookup'>, testKeys: TestKeyPolicy): RoutePolicy => ({
   auth: 'api_key',
   rateLimit,
   body: 'json',
@@ -63,6 +67,15 @@ export const CONSOLE_ROLES: readonly ConsoleRole[] = ['viewer', 'admin', 'owner'
  */
 export const sessionRoute = (role: ConsoleRole | 'none'): RoutePolicy =>
   role === 'none' ? { auth: 'none', rateLimit: 'none', body: 'json' } : { auth: 'session', rateLimit: 'none', body: 'json', role };
+
+/**
+ * The shoppers' claim page API (contract/shopper): no key. Every request counts against the limit
+ * per IP address (SPEC's browser scope); a lookup also against the lookup limits, per IP and per
+ * order number. A session route needs the shopper-session cookie, and every change its CSRF token.
+ */
+export const shopperRoute: RoutePolicy = { auth: 'none', rateLimit: 'shopper', body: 'json' };
+export const shopperLookupRoute: RoutePolicy = { auth: 'none', rateLimit: 'shopper_lookup', body: 'json' };
+export const shopperSessionRoute: RoutePolicy = { auth: 'shopper_session', rateLimit: 'shopper', body: 'json' };
 
 /** The inbound platform webhook: signed with the platform's shared secret, no API key. */
 export const platformSignedRoute: RoutePolicy = { auth: 'webhook_signature', rateLimit: 'none', body: 'json_integer_cents' };

@@ -8,7 +8,7 @@ import { buildOpenApiDocument } from '../contract/openapi.js';
 import type { AppDeps } from './deps.js';
 import { authenticateKey } from './http/authenticate.js';
 import { docsPage } from './http/docs-page.js';
-import { consoleApp } from './http/console-app.js';
+import { claimsApp, consoleApp } from './http/web-app.js';
 import { parseJsonBody, readRawBody } from './http/body.js';
 import { errorHandler, requestValidationErrorHandler, unmatchedRoute } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
@@ -37,10 +37,13 @@ import { consoleApiKeysRouter } from './routes/console/api-keys.js';
 import { consoleSessionRouter } from './routes/console/session.js';
 import { consoleStoreRouters } from './routes/console/store.js';
 import { consoleSettingsRouter } from './routes/console/settings.js';
+import { shopperContract } from '../contract/shopper/index.js';
+import { shopperRouter } from './routes/shopper.js';
+import { shopperSession } from './http/shopper-session.js';
 
 const s = initServer();
 /** Every route this app serves, for telling an unknown path (404) from a wrong method (405). */
-const contractsServed = { ...contract, console: consoleContract };
+const contractsServed = { ...contract, console: consoleContract, shopper: shopperContract };
 
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
@@ -69,6 +72,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use(docsPage());
   app.use(consoleApp());
+  app.use(claimsApp());
 
   // One router per surface, each with the middleware its policy needs. The merchant API: the key,
   // the limits, the body's bytes, the JSON, the idempotency key, then the validation. Callbacks: the body's bytes,
@@ -125,6 +129,15 @@ export function createApp(deps: AppDeps): express.Express {
     jsonQuery: false,
     responseValidation: true,
     globalMiddleware: [readRawBody, consoleSession(deps), parseJsonBody],
+    requestValidationErrorHandler,
+  });
+
+  // The claim page's API: no key; limits per IP, a signed shopper session for one order.
+  createExpressEndpoints(shopperContract, shopperRouter(deps), app, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: true,
+    globalMiddleware: [...(deps.rateLimiting ? [deps.rateLimiting.middleware] : []), readRawBody, shopperSession(deps), parseJsonBody],
     requestValidationErrorHandler,
   });
 

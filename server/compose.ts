@@ -26,6 +26,11 @@ import { DEFAULT_RETRY_SCHEDULE_SECONDS, type EventDeliverySettings } from './do
 import type { AddressResolver } from './outbound/send-event.js';
 import { createLogger } from './logger.js';
 import { createSandboxProvider } from './tracking/sandbox.js';
+import { postgresPhotoStore } from './domain/photo-store.js';
+import { shopperSessions } from './domain/shopper-sessions.js';
+
+/** What an order lookup takes at least: well above the variance of finding an order or not. */
+const DEFAULT_LOOKUP_FLOOR_MS = 250;
 
 export interface ServiceOptions {
   databaseUrl: string;
@@ -52,6 +57,8 @@ export interface ServiceOptions {
   metrics: { processMetrics: boolean; exposeOnApiPort: boolean };
   trustedProxies: number;
   easyPostWebhookSecret?: string | undefined;
+  /** The least time an order lookup on the claim page takes (default 250 ms). */
+  shopperLookupFloorMs?: number;
   /** Told when the key cache's change notifications drop (it then reads keys from the database). */
   onKeyNotificationsLost?: (reconnectInMs: number) => void;
 }
@@ -154,6 +161,9 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
     exposeMetrics: options.metrics.exposeOnApiPort,
     rateLimiting,
     trustedProxies: options.trustedProxies,
+    photos: postgresPhotoStore(db),
+    shopperSessions: shopperSessions(db),
+    shopperLookupFloorMs: options.shopperLookupFloorMs ?? DEFAULT_LOOKUP_FLOOR_MS,
   };
   return {
     app: createApp(deps),

@@ -8,6 +8,8 @@ import type { ShipmentTracking } from './domain/shipments.js';
 import type { Metrics } from './http/metrics.js';
 import type { RateLimiting } from './http/rate-limit.js';
 import type { RequestLog } from './domain/request-log.js';
+import type { PhotoStore } from './domain/photo-store.js';
+import type { ShopperSessions } from './domain/shopper-sessions.js';
 
 export interface AppDeps {
   db: Database;
@@ -29,6 +31,15 @@ export interface AppDeps {
   events: { allowPrivateNetworks: boolean };
   /** The requests of the stores' keys, for the console's developers page. */
   requestLog: RequestLog;
+  /** Where claim photos' bytes are kept (PostgreSQL by default). */
+  photos: PhotoStore;
+  /** The claim page's signed sessions. */
+  shopperSessions: ShopperSessions;
+  /**
+   * The least time an order lookup takes to answer, found or not, so its timing tells nothing
+   * about whether an order number exists.
+   */
+  shopperLookupFloorMs: number;
   /** EasyPost's webhook secret; without it the EasyPost webhook endpoint answers 404. */
   easyPostWebhookSecret?: string;
 }

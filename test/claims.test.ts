@@ -60,6 +60,8 @@ describe('POST /v1/claims', () => {
       description: 'Box crushed',
       items: [{ source_id: 'li_1', quantity: 1 }],
       status: 'open',
+      channel: 'api',
+      photos: [],
       created_on: expect.any(String),
       updated_on: expect.any(String),
       resolved_on: null,
@@ -86,6 +88,22 @@ describe('POST /v1/claims', () => {
     expect(response.status).toBe(400);
     expect(fields(response)).toEqual(['items[0].source_id', 'items[1].quantity', 'tracking_number']);
     expect(await tableCounts(service.db)).toEqual(before);
+  });
+
+  it('keeps one open claim per parcel: a second is 409 naming the first, and one resolved makes room again', async () => {
+    const { sourceOrderId, trackingNumber } = await protectedOrder();
+    const first = await fileClaim({ source_order_id: sourceOrderId, tracking_number: trackingNumber });
+    expect(first.status).toBe(201);
+    const [second, third] = await Promise.all([
+      fileClaim({ source_order_id: sourceOrderId, tracking_number: trackingNumber, reason: 'damaged' }),
+      fileClaim({ source_order_id: sourceOrderId, tracking_number: trackingNumber, reason: 'stolen' }),
+    ]);
+    expect([second.status, third.status]).toEqual([409, 409]);
+    expect(second.body.error).toContain(first.body.id);
+    // A claim on the whole order is not a claim on the parcel.
+    expect((await fileClaim({ source_order_id: sourceOrderId })).status).toBe(201);
+    await service.db.claim.update({ where: { id: first.body.id }, data: { status: 'denied' } });
+    expect((await fileClaim({ source_order_id: sourceOrderId, tracking_number: trackingNumber })).status).toBe(201);
   });
 
   it('answers 422 for an item named twice', async () => {

@@ -4,7 +4,10 @@
 // throttling with one generic answer; logout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleContract, CSRF_HEADER, SESSION_COOKIE } from '../contract/console/index.js';
-import { listStoreClaims } from '../server/domain/claims.js';
+import sharp from 'sharp';
+import { createClaim, listStoreClaims } from '../server/domain/claims.js';
+import { uploadClaimPhoto } from '../server/domain/claim-photos.js';
+import { postgresPhotoStore } from '../server/domain/photo-store.js';
 import { createMerchantUser } from '../server/domain/merchant-users.js';
 import { searchOrders } from '../server/domain/order-search.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
@@ -508,6 +511,98 @@ describe('shipments, settings, users and passwords', () => {
   });
 });
 
+describe("the claim page's settings, and claims' photos", () => {
+  /** The logo upload as the page sends it: the image itself as the body. */
+  async function putLogo(browser: Browser, bytes: Buffer): Promise<Answer> {
+    const headers: Record<string, string> = { origin: service.baseUrl, 'content-type': 'image/png' };
+    if (browser.cookie !== undefined) headers.cookie = `${SESSION_COOKIE}=${browser.cookie}`;
+    if (browser.csrf !== undefined) headers[CSRF_HEADER] = browser.csrf;
+    const response = await fetch(`${service.baseUrl}/console/api/settings/logo`, { method: 'PUT', headers, body: bytes });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown>, setCookie: [] };
+  }
+
+  it('an admin sets the branding, contact and windows (every bad field named), and the logo; a viewer reads them', async () => {
+    const store = await seedStore(service.db);
+    const admin = await loggedIn(store, 'admin');
+    const viewer = await loggedIn(store, 'viewer');
+    const defaults = await consoleCall(viewer.browser, 'GET', '/console/api/settings');
+    expect(defaults.body.claim_page).toEqual({
+      url_path: `/claims/${store.store.slug}`,
+      accent_color: null,
+      support_email: null,
+      support_url: null,
+      logo_url: null,
+      lost_after_days: 7,
+      after_delivery_days: 30,
+    });
+    const bad = await consoleCall(admin.browser, 'PATCH', '/console/api/settings', {
+      claim_page: { accent_color: 'red', support_email: 'nope', support_url: 'http://plain.example', lost_after_days: 0, after_delivery_days: 400 },
+    });
+    expect(bad.status).toBe(400);
+    expect((bad.body.errors as Array<{ field: string }>).map((error) => error.field).sort()).toEqual([
+      'claim_page.accent_color',
+      'claim_page.after_delivery_days',
+      'claim_page.lost_after_days',
+      'claim_page.support_email',
+      'claim_page.support_url',
+    ]);
+    expect((await consoleCall(viewer.browser, 'PATCH', '/console/api/settings', { claim_page: { lost_after_days: 3 } })).status).toBe(403);
+    const saved = await consoleCall(admin.browser, 'PATCH', '/console/api/settings', {
+      claim_page: { accent_color: '#1A7F5A', support_email: 'help@shop.example', support_url: 'https://shop.example/help', lost_after_days: 10, after_delivery_days: 14 },
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.claim_page).toMatchObject({ accent_color: '#1a7f5a', support_email: 'help@shop.example', support_url: 'https://shop.example/help', lost_after_days: 10, after_delivery_days: 14 });
+    // The claim page reads the same settings.
+    const page = await call(service.baseUrl, 'GET', `/shopper/api/stores/${store.store.slug}`);
+    expect(page.body).toMatchObject({ accent_color: '#1a7f5a', support_email: 'help@shop.example', claim_windows: { lost_after_days: 10, after_delivery_days: 14 } });
+    const audit = await service.db.auditEvent.findFirst({ where: { storeId: store.store.id, action: 'store.claim_page_changed' } });
+    expect(audit).toMatchObject({ actorKind: 'console_user', details: { changed: ['accent_color', 'support_email', 'support_url', 'lost_after_days', 'after_delivery_days'] } });
+
+    const logo = await sharp({ create: { width: 1200, height: 400, channels: 4, background: '#2a6' } }).png().toBuffer();
+    expect((await putLogo(viewer.browser, logo)).status).toBe(403);
+    expect((await putLogo(admin.browser, Buffer.from('GIF89a but not really'))).status).toBe(400);
+    const withLogo = await putLogo(admin.browser, logo);
+    expect(withLogo.status).toBe(200);
+    const logoUrl = (withLogo.body.claim_page as { logo_url: string }).logo_url;
+    expect(logoUrl).toMatch(new RegExp(`^/shopper/api/stores/${store.store.slug}/logo\\?v=[0-9a-f]{16}$`));
+    const served = await fetch(`${service.baseUrl}${logoUrl}`);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    // Re-encoded, at most 512 pixels wide.
+    expect(await sharp(Buffer.from(await served.arrayBuffer())).metadata()).toMatchObject({ format: 'png', width: 512, height: 171 });
+    const removed = await consoleCall(admin.browser, 'DELETE', '/console/api/settings/logo');
+    expect(removed.body.claim_page).toMatchObject({ logo_url: null });
+    expect((await fetch(`${service.baseUrl}${logoUrl}`)).status).toBe(404);
+  });
+
+  it("shows a claim's photos to the store's users only", async () => {
+    const store = await seedStore(service.db);
+    const viewer = await loggedIn(store, 'viewer');
+    const body = orderBody();
+    expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body })).status).toBe(201);
+    const order = await service.db.order.findFirstOrThrow({ where: { storeId: store.store.id, sourceOrderId: body.source_order_id as string } });
+    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#a33' } }).jpeg().toBuffer();
+    const photo = await uploadClaimPhoto(service.db, postgresPhotoStore(service.db), { storeId: store.store.id, orderId: order.id }, jpeg, new Date());
+    const claim = await createClaim(
+      service.db,
+      { store: store.store, actor: { kind: 'shopper', orderId: order.id }, mode: 'live' },
+      { source_order_id: order.sourceOrderId, reason: 'other', description: 'see photo' },
+      new Date(),
+      { photoIds: [photo.id] },
+    ).catch((error: unknown) => error);
+    // A shopper must name the parcel: the rule holds even outside the claim page.
+    expect(claim).toMatchObject({ code: 'invalid_request' });
+    const filed = await createClaim(service.db, { store: store.store, actor: TEST_OPERATOR, mode: 'live' }, { source_order_id: order.sourceOrderId, reason: 'other' }, new Date(), { photoIds: [photo.id] });
+    const detail = await consoleCall(viewer.browser, 'GET', `/console/api/claims/${filed.id}`);
+    expect(detail.body.claim).toMatchObject({ channel: 'cli', photos: [{ id: photo.id, width: 640, height: 480 }] });
+    const image = await fetch(`${service.baseUrl}/console/api/claims/${filed.id}/photos/${photo.id}`, { headers: { cookie: `${SESSION_COOKIE}=${viewer.browser.cookie}` } });
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/jpeg');
+    const stranger = await loggedIn(rival, 'owner');
+    const refused = await fetch(`${service.baseUrl}/console/api/claims/${filed.id}/photos/${photo.id}`, { headers: { cookie: `${SESSION_COOKIE}=${stranger.browser.cookie}` } });
+    expect(refused.status).toBe(404);
+  });
+});
+
 describe('developers', () => {
   it("lists the store's webhook endpoints, their deliveries and its platforms; another store sees none", async () => {
     const store = await seedStore(service.db);
@@ -591,12 +686,15 @@ describe('isolation', () => {
     'claims.list': 'own store only (tested)',
     'claims.get': "404 for another store's claim (tested)",
     'claims.setStatus': "404 for another store's claim, unchanged (tested)",
+    'claims.photo': "404 for another store's claim (tested)",
     'billing.statement': "the caller's store's statement",
     'billing.csv': "the caller's store's ledger",
     'shipments.get': "404 for another store's shipment (tested)",
     'shipments.setCarrier': "404 for another store's shipment (tested)",
     'settings.get': "the caller's store",
     'settings.update': "the caller's store",
+    'settings.setLogo': "the caller's store",
+    'settings.removeLogo': "the caller's store",
     'settings.users': "the caller's store's users",
     'settings.invite': "invites to the caller's store",
     'settings.disable': "404 for another store's user (tested)",

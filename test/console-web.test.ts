@@ -12,7 +12,7 @@ import express from 'express';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../contract/console/index.js';
-import { consoleApp } from '../server/http/console-app.js';
+import { consoleApp } from '../server/http/web-app.js';
 import { artifacts, expectAccessible, focusedId, launch, newUser as newUserOf, PASSWORD, SESSION_PROBE, skipBrowser, VIEWPORTS, watchedPage } from './support/console-browser.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 import type { MerchantUserRole } from '../server/domain/merchant-users.js';

@@ -13,6 +13,8 @@ import { systemClock } from '../server/domain/clock.js';
 import type { PollScheduler } from '../server/domain/tracking.js';
 import { createMetrics } from '../server/http/metrics.js';
 import { createLogger } from '../server/logger.js';
+import { postgresPhotoStore } from '../server/domain/photo-store.js';
+import { shopperSessions } from '../server/domain/shopper-sessions.js';
 import { call } from './support/http.js';
 import { createTestDatabase, startService, type TestService } from './support/service.js';
 
@@ -33,6 +35,9 @@ async function startAppOn(db: Database): Promise<{ baseUrl: string; close(): Pro
     metrics: createMetrics(db),
     // The probes are no key's requests: nothing is ever recorded.
     requestLog: { record: () => {}, flush: async () => {}, stop: async () => {} },
+    photos: postgresPhotoStore(db),
+    shopperSessions: shopperSessions(db),
+    shopperLookupFloorMs: 0,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -78,6 +78,7 @@ describe('openapi.json', () => {
         'POST /v1/claims',
         'GET /v1/claims',
         'GET /v1/claims/{id}',
+        'GET /v1/claims/{id}/photos/{photo_id}',
         'POST /v1/tracking/easypost/webhook',
         'GET /v1/billing/statements',
         'GET /v1/orders/{source_order_id}',

@@ -12,6 +12,9 @@ const LIMITS: RateLimitSettings = {
   quotesPerMinute: 5,
   quotesPerMinutePerIp: 2,
   otherPerMinute: 5,
+  shopperPerMinutePerIp: 1000,
+  shopperLookupsPerIp: 1000,
+  shopperLookupsPerOrder: 1000,
 };
 
 let a: TestService;

@@ -163,6 +163,7 @@ describe('generated SDK files', () => {
       client.claims.create(any),
       client.claims.retrieve('c'),
       client.claims.list(any),
+      client.claims.downloadPhoto('c', 'p'),
       client.customers.redact(any),
       client.customers.dataRequest(any),
       client.addresses.verify(any),

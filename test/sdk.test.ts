@@ -16,6 +16,9 @@ import {
   type WithLastResponse,
 } from '../sdk/src/index.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+import sharp from 'sharp';
+import { uploadClaimPhoto } from '../server/domain/claim-photos.js';
+import { postgresPhotoStore } from '../server/domain/photo-store.js';
 
 let service: TestService;
 let shop: SeededStore;
@@ -134,6 +137,19 @@ describe('every resource against the real server', () => {
     expect(claim).toMatchObject({ source_order_id: claimed, tracking_number: '1Z999AA10123456784', reason: 'lost', status: 'open' });
     expect(await client.claims.retrieve(claim.id)).toEqual(claim);
     expect(await client.claims.list({ source_order_id: claimed })).toEqual({ data: [claim] });
+    // A photo the shopper attached: the JPEG's bytes, and a typed 404 for one that is not the claim's.
+    const claimedOrder = await service.db.order.findFirstOrThrow({ where: { storeId: shop.store.id, sourceOrderId: claimed } });
+    const jpeg = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#933' } }).jpeg().toBuffer();
+    const photo = await uploadClaimPhoto(service.db, postgresPhotoStore(service.db), { storeId: shop.store.id, orderId: claimedOrder.id }, jpeg, new Date());
+    await service.db.claimPhoto.update({ where: { id: photo.id }, data: { claimId: claim.id } });
+    const [reference] = (await client.claims.retrieve(claim.id)).photos;
+    expect(reference).toMatchObject({ id: photo.id, width: 80, height: 60 });
+    const file = await client.claims.downloadPhoto(claim.id, photo.id);
+    expect(file.content_type).toBe('image/jpeg');
+    expect(file.data.byteLength).toBe(photo.bytes);
+    expect((await sharp(file.data).metadata()).format).toBe('jpeg');
+    expect(file.lastResponse.status).toBe(200);
+    await expect(client.claims.downloadPhoto(claim.id, '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ status: 404, code: 'not_found' });
 
     // The other order: a shipment cancelled, then the order; cancelling again keeps cancelled_on.
     await client.orders.create(order(cancelled));

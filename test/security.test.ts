@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract } from '../contract/index.js';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { setClaimStatus } from '../server/domain/claims.js';
+import sharp from 'sharp';
+import { uploadClaimPhoto } from '../server/domain/claim-photos.js';
+import { postgresPhotoStore } from '../server/domain/photo-store.js';
 import { call, orderBody, tableCounts, type ApiResponse } from './support/http.js';
 import { TEST_OPERATOR } from './support/service.js';
 import { PLATFORM_A, SECRET_A, PLATFORM_B, SECRET_B, service, storeA, storeB, unique, pushSigned, startSecurityService, stopSecurityService } from './support/security-fixture.js';
@@ -24,6 +27,7 @@ interface Fixture {
   /** A webhook endpoint of A's, and A's latest event. */
   endpointId: string;
   eventId: string;
+  photoId: string;
 }
 
 async function fixtureOfA(): Promise<Fixture> {
@@ -40,6 +44,11 @@ async function fixtureOfA(): Promise<Fixture> {
   expect(shipment.status).toBe(201);
   const claim = await call(service.baseUrl, 'POST', '/v1/claims', { key: storeA.liveKey, body: { source_order_id: sourceOrderId, reason: 'lost' } });
   expect(claim.status).toBe(201);
+  // A photo on the claim, as a shopper would have attached it.
+  const order = await service.db.order.findFirstOrThrow({ where: { storeId: storeA.store.id, sourceOrderId } });
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#888' } }).jpeg().toBuffer();
+  const photo = await uploadClaimPhoto(service.db, postgresPhotoStore(service.db), { storeId: storeA.store.id, orderId: order.id }, jpeg, new Date());
+  await service.db.claimPhoto.update({ where: { id: photo.id }, data: { claimId: claim.body.id as string } });
   // Resolved, so that A's own cancels succeed in the positive controls below.
   await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id as string, 'closed', new Date());
   // One endpoint at a time, within the store's limit: each fixture makes its own.
@@ -47,7 +56,7 @@ async function fixtureOfA(): Promise<Fixture> {
   const endpoint = await call(service.baseUrl, 'POST', '/v1/webhook_endpoints', { key: storeA.liveKey, body: { url: 'https://a.example.com/hook', events: ['*'] } });
   expect(endpoint.status).toBe(201);
   const event = await service.db.event.findFirstOrThrow({ where: { storeId: storeA.store.id }, orderBy: { seq: 'desc' } });
-  return { sourceOrderId, trackingNumber, claimId: claim.body.id as string, endpointId: endpoint.body.id as string, eventId: event.id };
+  return { sourceOrderId, trackingNumber, claimId: claim.body.id as string, endpointId: endpoint.body.id as string, eventId: event.id, photoId: photo.id };
 }
 
 /** A's objects as stored, to prove that B's requests changed none of them. */
@@ -124,6 +133,15 @@ const addressing: Record<string, { request: Requester; statusForA: number }> = {
   },
   'GET /v1/claims/:id': { request: byKey('GET', (f) => `/v1/claims/${f.claimId}`), statusForA: 200 },
   'GET /v1/claims': { request: byKey('GET', (f) => `/v1/claims?source_order_id=${enc(f.sourceOrderId)}`), statusForA: 200 },
+  // An image for A, the error as JSON for B.
+  'GET /v1/claims/:id/photos/:photo_id': {
+    request: async (f, as) => {
+      const response = await fetch(`${service.baseUrl}/v1/claims/${f.claimId}/photos/${f.photoId}`, { headers: { token: as === 'A' ? storeA.liveKey : storeB.liveKey } });
+      const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json');
+      return { status: response.status, headers: response.headers, body: isJson ? await response.json() : { bytes: (await response.arrayBuffer()).byteLength } };
+    },
+    statusForA: 200,
+  },
   // No key: the store is named by the message and must be connected to the signing platform. B's
   // platform, with its own valid signature, names store A and A's order.
   'POST /api/webhooks/:platform_slug': {

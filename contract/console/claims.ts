@@ -22,8 +22,8 @@ export const ConsoleClaimDetail = z.object({
       created_at: DateTime,
       by: z
         .object({
-          kind: z.enum(['api_key', 'platform', 'console_user', 'operator', 'system']),
-          label: z.string().describe("A console user's email, a key's mode and last four, a platform's slug, or the operator's name."),
+          kind: z.enum(['api_key', 'platform', 'console_user', 'operator', 'system', 'shopper']),
+          label: z.string().describe("A console user's email, a key's mode and last four, a platform's slug, the operator's name, or the shopper."),
         })
         .nullable()
         .describe('Who made the change; null for changes recorded before the service kept it.'),
@@ -51,6 +51,14 @@ export const consoleClaimsContract = c.router({
     responses: { 200: ConsoleClaimDetail, ...pickErrors(400, 401, 404, 500) },
     metadata: sessionRoute('viewer'),
     summary: 'A claim, its history, and where it may go',
+  },
+  photo: {
+    method: 'GET',
+    path: '/console/api/claims/:id/photos/:photo_id',
+    pathParams: z.object({ id: z.string().uuid('must be a claim id'), photo_id: z.string().uuid('must be a photo id') }),
+    responses: { 200: c.otherResponse({ contentType: 'image/jpeg', body: z.unknown() }), ...pickErrors(400, 401, 404, 500) },
+    metadata: sessionRoute('viewer'),
+    summary: "A claim's photo (JPEG)",
   },
   setStatus: {
     method: 'POST',

@@ -20,12 +20,36 @@ export const ConsoleSettings = z.object({
   quote_origin: z.enum(['backend', 'browser']),
   client_profile: z.enum(['standard', 'route']),
   personal_data_retention_days: z.number().int(),
+  claim_page: z.object({
+    url_path: z.string().describe('Where shoppers file claims: /claims/{store_slug}.'),
+    accent_color: z.string().nullable().describe('#rrggbb, or null for the default.'),
+    support_email: z.string().nullable(),
+    support_url: z.string().nullable(),
+    logo_url: z.string().nullable().describe('The logo as the claim page shows it, or null.'),
+    lost_after_days: z.number().int().describe('Shoppers may report a parcel lost this many days after its last scan.'),
+    after_delivery_days: z.number().int().describe('Shoppers may report damage, missing items or theft up to this many days after delivery.'),
+  }),
+});
+
+/** What a store may set of its claim page (the console and the CLI take the same). */
+export const ClaimPagePatch = z.object({
+  accent_color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour written #rrggbb')
+    .nullable()
+    .optional()
+    .describe('null returns to the default.'),
+  support_email: string(254, z.string().email('must be an email address')).nullable().optional(),
+  support_url: string(2000, z.string().url('must be a URL').regex(/^https:\/\//i, 'must start with https://')).nullable().optional(),
+  lost_after_days: z.number().int('must be a whole number').min(1, 'must be at least 1').max(365, 'must be at most 365').optional(),
+  after_delivery_days: z.number().int('must be a whole number').min(1, 'must be at least 1').max(365, 'must be at most 365').optional(),
 });
 
 export const ConsoleSettingsPatch = z.object({
   protection_skus: z.array(text(255)).max(50, 'must have at most 50 SKUs').optional(),
   quote_origin: z.enum(['backend', 'browser'], { errorMap: () => ({ message: 'must be backend or browser' }) }).optional(),
   client_profile: z.enum(['standard', 'route'], { errorMap: () => ({ message: 'must be standard or route' }) }).optional(),
+  claim_page: ClaimPagePatch.optional(),
 });
 
 export const ConsoleUser = z.object({
@@ -52,6 +76,22 @@ export const consoleSettingsContract = c.router({
     responses: { 200: ConsoleSettings, ...pickErrors(400, 401, 403, 500) },
     metadata: sessionRoute('admin'),
     summary: 'Change the integration declarations',
+  },
+  setLogo: {
+    method: 'PUT',
+    path: '/console/api/settings/logo',
+    body: c.type<Blob>(),
+    responses: { 200: ConsoleSettings, ...pickErrors(400, 401, 403, 413, 500) },
+    metadata: { ...sessionRoute('admin'), body: 'image' },
+    summary: "Set the claim page's logo: the image itself as the body (JPEG, PNG or WebP, at most 10 MB)",
+  },
+  removeLogo: {
+    method: 'DELETE',
+    path: '/console/api/settings/logo',
+    body: c.noBody(),
+    responses: { 200: ConsoleSettings, ...pickErrors(401, 403, 500) },
+    metadata: sessionRoute('admin'),
+    summary: "Remove the claim page's logo",
   },
   users: {
     method: 'GET',

@@ -13,6 +13,7 @@ import {
   type RequestOptions,
   type TransportOptions,
   type WithLastResponse,
+  type DownloadedFile,
 } from './transport.js';
 import type {
   AddressVerification,
@@ -212,6 +213,14 @@ export class Claims extends Resource {
   /** Every claim of an order, oldest first (GET /v1/claims?source_order_id=...). */
   async list(query: ClaimListQuery, options?: RequestOptions): Promise<WithLastResponse<ClaimList>> {
     return this.transport.request({ route: routes.claims.list, query: { ...query } }, options);
+  }
+
+  /**
+   * Downloads a photo the shopper attached (GET /v1/claims/{id}/photos/{photo_id}): a JPEG without
+   * its metadata, as `data` bytes. The ids are in the claim's `photos`.
+   */
+  async downloadPhoto(id: string, photoId: string, options?: RequestOptions): Promise<WithLastResponse<DownloadedFile>> {
+    return this.transport.request({ route: routes.claims.photo, params: { id: pathSegment('id', id), photo_id: pathSegment('photo_id', photoId) }, binary: true }, options);
   }
 }
 

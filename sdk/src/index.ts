@@ -33,6 +33,7 @@ export type {
   ResponseEvent,
   TransportOptions,
   WithLastResponse,
+  DownloadedFile,
 } from './transport.js';
 export {
   OrderProtectionError,

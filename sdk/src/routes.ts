@@ -53,6 +53,7 @@ export const routes = {
   claims: {
     create: { method: 'POST', path: '/v1/claims', pathParams: [], query: [], body: true, idempotencyKey: true },
     get: { method: 'GET', path: '/v1/claims/{id}', pathParams: ['id'], query: [], body: false, idempotencyKey: false },
+    photo: { method: 'GET', path: '/v1/claims/{id}/photos/{photo_id}', pathParams: ['id', 'photo_id'], query: [], body: false, idempotencyKey: false },
     list: { method: 'GET', path: '/v1/claims', pathParams: [], query: ['source_order_id'], body: false, idempotencyKey: false },
   },
   customers: {

@@ -139,6 +139,14 @@ export interface Call {
   /** Query parameters; undefined ones are left out. */
   query?: Record<string, string | undefined>;
   body?: unknown;
+  /** The success answer is a file (a claim's photo), not JSON: it resolves as a DownloadedFile. */
+  binary?: true;
+}
+
+/** A file the API answered with: its bytes and their type. */
+export interface DownloadedFile {
+  data: Uint8Array;
+  content_type: string;
 }
 
 export interface TransportSetup {
@@ -218,7 +226,8 @@ export class Transport {
 
     const send = async (signal: AbortSignal, attempt: number): Promise<ApiResponse> => {
       const headers: Record<string, string> = {
-        accept: 'application/json',
+        // A file route answers its errors as JSON all the same.
+        accept: call.binary ? '*/*' : 'application/json',
         'user-agent': USER_AGENT,
         // Browsers do not let a page set User-Agent; this one they send.
         'x-client-user-agent': USER_AGENT,
@@ -232,7 +241,11 @@ export class Transport {
       emitter?.emit('request', event);
       const started = this.settings.now();
       const response = await this.fetch(url, { method: route.method, headers, body, signal });
-      const text = await response.text();
+      const isFile = call.binary === true && response.ok && !/\bjson\b/i.test(response.headers.get('content-type') ?? '');
+      const file: DownloadedFile | undefined = isFile
+        ? { data: new Uint8Array(await response.arrayBuffer()), content_type: response.headers.get('content-type') ?? 'application/octet-stream' }
+        : undefined;
+      const text = file === undefined ? await response.text() : '';
       emitter?.emit('response', {
         ...event,
         status: response.status,
@@ -240,7 +253,7 @@ export class Transport {
         replayed: response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true',
         elapsedMs: this.settings.now() - started,
       });
-      return { status: response.status, body: parseBody(text, response.headers.get('content-type')), headers: response.headers };
+      return { status: response.status, body: file ?? parseBody(text, response.headers.get('content-type')), headers: response.headers };
     };
 
     const response = await exchangeWithRetries(send, settings, { signal: options.signal, idempotencyKey });

@@ -470,6 +470,24 @@ export interface Claim {
   }>;
   /** open until denied, paid or closed. */
   status: 'open' | 'in_review' | 'approved' | 'denied' | 'paid' | 'closed';
+  /** Where it was filed: api, shopper_page (the claim page) or cli (the operator). */
+  channel: 'api' | 'shopper_page' | 'cli';
+  /**
+   * Photos the shopper attached (damaged parcels), metadata removed; empty once the claim's texts
+   * are erased.
+   */
+  photos: Array<{
+    /** Photo id. */
+    id: string;
+    /** Where to download it with the store's key (GET, image/jpeg). */
+    url: string;
+    /** Pixels. */
+    width: number;
+    /** Pixels. */
+    height: number;
+    /** Size of the JPEG. */
+    bytes: number;
+  }>;
   /** When the claim was filed. */
   created_on: string;
   /** When it last changed. */

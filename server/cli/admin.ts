@@ -12,16 +12,21 @@ import { z } from 'zod';
 import type { ErrorCode, FieldError } from '../../contract/errors.js';
 import { centsToMajorString } from '../../contract/money.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { MerchantCreateOptions, KeyCreateOptions, KeyRevokeOptions, MerchantUpdateOptions, PlatformCreateOptions, MerchantConnectOptions, ClaimSetStatusOptions, BillingReportOptions, PrivacyMerchantOptions, UserCreateOptions } from './options.js';
+import { MerchantCreateOptions, KeyCreateOptions, KeyRevokeOptions, MerchantUpdateOptions, PlatformCreateOptions, MerchantConnectOptions, ClaimSetStatusOptions, BillingReportOptions, PrivacyMerchantOptions, UserCreateOptions, MerchantClaimPageOptions, ClaimCreateOptions } from './options.js';
+import { readFile } from 'node:fs/promises';
+import { ClaimPagePatch } from '../../contract/console/settings.js';
+import { fieldErrorsFromIssues } from '../../contract/errors.js';
+import { claimPageSettings, removeStoreLogo, setStoreLogo, updateClaimPage } from '../domain/claim-page.js';
+import { logoPath } from '../wire/claim-page.js';
 import { composeCli } from '../compose.js';
 import type { Database } from '../db/client.js';
 import type { Actor } from '../domain/actor.js';
 import { resolveDatabase } from '../db/resolve.js';
 import { issueApiKey, revokeApiKey, type IssuedKey } from '../domain/api-keys.js';
-import { CLAIM_STATUSES } from '../../contract/claims.js';
+import { CLAIM_REASONS, CLAIM_STATUSES } from '../../contract/claims.js';
 import { billingStatement, type BillingStatementRecord } from '../domain/billing.js';
 import { toBillingStatementResponse } from '../wire/billing.js';
-import { setClaimStatus } from '../domain/claims.js';
+import { createClaim, setClaimStatus } from '../domain/claims.js';
 import { AppError } from '../domain/errors.js';
 import { toClaimResponse } from '../wire/claims.js';
 import { connectStore, createPlatform, MIN_SECRET_LENGTH } from '../domain/platforms.js';
@@ -242,6 +247,65 @@ async function userCreate(command: Command): Promise<Report> {
   };
 }
 
+async function merchantClaimPage(command: Command): Promise<Report> {
+  const options = parseOptions(MerchantClaimPageOptions, command);
+  const patch = ClaimPagePatch.safeParse({
+    ...(options.clearAccentColor ? { accent_color: null } : options.accentColor === undefined ? {} : { accent_color: options.accentColor }),
+    ...(options.supportEmail === undefined ? {} : { support_email: options.supportEmail === '' ? null : options.supportEmail }),
+    ...(options.supportUrl === undefined ? {} : { support_url: options.supportUrl === '' ? null : options.supportUrl }),
+    ...(options.lostAfterDays === undefined ? {} : { lost_after_days: options.lostAfterDays }),
+    ...(options.afterDeliveryDays === undefined ? {} : { after_delivery_days: options.afterDeliveryDays }),
+  });
+  if (!patch.success) {
+    const flag = (field: string) => `--${field.replace(/_/g, '-')}`;
+    throw new AppError('invalid_request', 'Invalid options.', fieldErrorsFromIssues(patch.error.issues).map((error) => ({ ...error, field: flag(error.field) })));
+  }
+  const logo = options.logo === undefined ? undefined : await readFile(options.logo).catch(() => {
+    throw new AppError('invalid_request', 'Invalid options.', [{ field: '--logo', message: 'must be a readable image file' }]);
+  });
+  const settings = await withDatabase(async (db) => {
+    const store = await findStoreBySlug(db, options.slug);
+    const now = new Date();
+    await updateClaimPage(db, operator(), store.id, patch.data, now);
+    if (logo !== undefined) await setStoreLogo(db, operator(), store.id, logo, now);
+    if (options.removeLogo) await removeStoreLogo(db, operator(), store.id, now);
+    return claimPageSettings(db, { id: store.id });
+  });
+  const json = {
+    url_path: `/claims/${settings.slug}`,
+    accent_color: settings.accentColor,
+    support_email: settings.supportEmail,
+    support_url: settings.supportUrl,
+    logo_url: logoPath(settings),
+    lost_after_days: settings.windows.lostAfterDays,
+    after_delivery_days: settings.windows.afterDeliveryDays,
+  };
+  return {
+    json: { claim_page: json },
+    lines: [
+      `Claim page of "${settings.slug}": ${json.url_path}`,
+      `  accent colour: ${json.accent_color ?? 'default'}; logo: ${json.logo_url === null ? 'none' : 'set'}`,
+      `  support: ${json.support_email ?? 'no email'}, ${json.support_url ?? 'no URL'}`,
+      `  lost after ${json.lost_after_days} days without a scan; damage, missing items, theft up to ${json.after_delivery_days} days after delivery`,
+    ],
+  };
+}
+
+async function claimCreate(command: Command): Promise<Report> {
+  const options = parseOptions(ClaimCreateOptions, command);
+  const claim = await withDatabase(async (db) => {
+    const store = await findStoreBySlug(db, options.merchant);
+    const input = {
+      source_order_id: options.order,
+      reason: options.reason,
+      ...(options.trackingNumber === undefined ? {} : { tracking_number: options.trackingNumber }),
+      ...(options.description === undefined ? {} : { description: options.description }),
+    };
+    return createClaim(db, { store, actor: operator(), mode: 'live' }, input, new Date());
+  });
+  return { json: { claim: toClaimResponse(claim) }, lines: [`Filed claim ${claim.id} on order "${claim.sourceOrderId}" (${claim.reason}).`] };
+}
+
 async function claimSetStatus(command: Command): Promise<Report> {
   const options = parseOptions(ClaimSetStatusOptions, command);
   const claim = await withDatabase((db) => setClaimStatus(db, operator(), options.id, options.status, new Date(), options.note));
@@ -376,6 +440,19 @@ function buildProgram(): Command {
     .option('--personal-data-retention-days <days>', "days an order's personal data is kept after its last activity (default 730)")
     .action(action(merchantUpdate));
   merchant
+    .command('claim-page')
+    .description("set the store's claim page (/claims/<slug>): branding, contact and claim windows")
+    .option('--slug <slug>', 'the merchant (required)')
+    .option('--accent-color <#rrggbb>', 'the accent colour of the page')
+    .option('--clear-accent-color', 'use the default colour')
+    .option('--support-email <email>', 'how shoppers reach the store ("" clears it)')
+    .option('--support-url <https-url>', 'a contact or help page ("" clears it)')
+    .option('--lost-after-days <days>', 'a parcel may be reported lost after this many days without a carrier scan (default 7)')
+    .option('--after-delivery-days <days>', 'damage, missing items and theft may be reported up to this many days after delivery (default 30)')
+    .option('--logo <file>', 'a JPEG, PNG or WebP logo (re-encoded as PNG, at most 512 px)')
+    .option('--remove-logo', 'remove the logo')
+    .action(action(merchantClaimPage));
+  merchant
     .command('connect')
     .description('let a merchant take messages from a platform')
     .option('--merchant <slug>', 'the merchant (required)')
@@ -405,6 +482,15 @@ function buildProgram(): Command {
     .action(action(keyRevoke));
 
   const claim = program.command('claim').description("manage shoppers' claims");
+  claim
+    .command('create')
+    .description('file a claim on a protected order for a shopper (as the operator; no claim windows apply)')
+    .option('--merchant <slug>', 'the merchant (required)')
+    .option('--order <source_order_id>', 'the order (required)')
+    .option('--reason <reason>', `what went wrong: ${CLAIM_REASONS.join(', ')} (required)`)
+    .option('--tracking-number <number>', 'the parcel, when the claim is about one')
+    .option('--description <text>', 'what happened')
+    .action(action(claimCreate));
   claim
     .command('set-status')
     .description(`move a claim to a new status (${CLAIM_STATUSES.join(', ')}); denied and closed are final`)

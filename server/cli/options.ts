@@ -3,7 +3,7 @@
 // (stores.ts, slug.ts), which enforces them for every door; the options only read the strings.
 import { z } from 'zod';
 import { BillingMonth } from '../../contract/billing.js';
-import { CLAIM_STATUSES } from '../../contract/claims.js';
+import { CLAIM_REASONS, CLAIM_STATUSES } from '../../contract/claims.js';
 import { majorTextToCents, QUOTE_AMOUNT_PATTERN } from '../../contract/money.js';
 import { MIN_SECRET_LENGTH } from '../domain/platforms.js';
 import { SLUG_PATTERN, SLUG_RULE } from '../domain/slug.js';
@@ -120,3 +120,31 @@ export const BillingReportOptions = z.object({
 });
 
 /** Validates a command's options; the error names each bad option by its flag. */
+
+const WindowDays = z
+  .string()
+  .refine((text) => /^\d{1,3}$/.test(text) && Number(text) >= 1 && Number(text) <= 365, 'must be a whole number of days from 1 to 365')
+  .transform(Number);
+
+/** The claim page's settings; the values are then checked by the same schema as the console's. */
+export const MerchantClaimPageOptions = z
+  .object({
+    slug: Slug,
+    accentColor: z.string().optional(),
+    clearAccentColor: z.boolean().default(false),
+    supportEmail: z.string().optional(),
+    supportUrl: z.string().optional(),
+    lostAfterDays: WindowDays.optional(),
+    afterDeliveryDays: WindowDays.optional(),
+    logo: z.string().min(1, 'must be a file path').optional(),
+    removeLogo: z.boolean().default(false),
+  })
+  .refine((o) => !(o.logo !== undefined && o.removeLogo), { message: 'give --logo or --remove-logo, not both', path: ['logo'] });
+
+export const ClaimCreateOptions = z.object({
+  merchant: Slug,
+  order: z.string({ required_error: 'is required' }).min(1, 'is required'),
+  reason: z.enum(CLAIM_REASONS, { errorMap: () => ({ message: `must be one of ${CLAIM_REASONS.join(', ')}` }) }),
+  trackingNumber: z.string().min(1).optional(),
+  description: z.string().max(5000, 'must be at most 5000 characters').optional(),
+});

@@ -38,6 +38,9 @@ async function actorLabels(db: Database, storeId: string, actors: readonly Recor
       case 'system':
         labels.set(actorLabelKey(actor), `The service (${actor.id})`);
         break;
+      case 'shopper':
+        labels.set(actorLabelKey(actor), 'The shopper, on the claim page');
+        break;
     }
   }
   return labels;

@@ -1,6 +1,7 @@
 // Who does something, and for which store in which mode. Every domain command receives one: the
-// four front doors (an API key, a platform's signed message, a console user, the operator's CLI)
-// and the service's own jobs each become an Actor at the edge, and the audit log records it.
+// front doors (an API key, a platform's signed message, a console user, the operator's CLI, a
+// shopper on the claim page) and the service's own jobs each become an Actor at the edge, and the
+// audit log records it.
 import type { StoreContext } from './stores.js';
 
 export type Mode = 'live' | 'test';
@@ -10,7 +11,9 @@ export type Actor =
   | { kind: 'platform'; platform: string }
   | { kind: 'console_user'; userId: string }
   | { kind: 'operator'; name: string }
-  | { kind: 'system'; job: string };
+  | { kind: 'system'; job: string }
+  /** A shopper who found their order by its number and email: no account, so the order names them. */
+  | { kind: 'shopper'; orderId: string };
 
 /** A command on one store's data: the store, who acts, and whether live data is at stake. */
 export interface StoreScope {
@@ -42,5 +45,7 @@ export function actorColumns(actor: Actor): { actorKind: Actor['kind']; actorId:
       return { actorKind: actor.kind, actorId: actor.name };
     case 'system':
       return { actorKind: actor.kind, actorId: actor.job };
+    case 'shopper':
+      return { actorKind: actor.kind, actorId: actor.orderId };
   }
 }

@@ -7,6 +7,9 @@ import { actorColumns, type Actor } from './actor.js';
 export type AuditAction =
   | 'store.created'
   | 'store.settings_changed'
+  | 'store.claim_page_changed'
+  | 'store.logo_set'
+  | 'store.logo_removed'
   | 'store.platform_connected'
   | 'platform.created'
   | 'api_key.created'
@@ -20,6 +23,8 @@ export type AuditAction =
   | 'user.enabled'
   | 'privacy_request.cancelled'
   | 'claim.filed'
+  | 'claim.photo_uploaded'
+  | 'shopper.order_found'
   | 'claim.status_changed'
   | 'webhook_endpoint.created'
   | 'webhook_endpoint.updated'

@@ -2,9 +2,9 @@
 // shipments and some of its line items. A claim is open until denied, paid or closed, and while it
 // is open the order and the shipment it names cannot be cancelled.
 import type { z } from 'zod';
-import type { CLAIM_STATUSES, ClaimRequest } from '../../contract/claims.js';
+import type { CLAIM_CHANNELS, CLAIM_STATUSES, ClaimRequest } from '../../contract/claims.js';
 import type { FieldError } from '../../contract/errors.js';
-import type { Database, Prisma, Transaction } from '../db/client.js';
+import { isUniqueViolation, type Database, type Prisma, type Transaction } from '../db/client.js';
 import type { StoreScope } from './actor.js';
 import { actorColumns, type Actor } from './actor.js';
 import { toClaimResponse } from '../wire/claims.js';
@@ -15,11 +15,14 @@ import { lockExistingOrderRow, orderNotFound } from './order-lock.js';
 import { assertUniqueIds, isUuid } from './ids.js';
 import { afterCursor, decodePageCursor, pageOf } from './page-cursor.js';
 import { withActorLabels } from './actor-labels.js';
+import { claimWindow } from './claim-windows.js';
+import type { ClaimPhotoRecord } from './claim-photos.js';
 
 export type ClaimInput = z.output<typeof ClaimRequest>;
 /** The statuses, as the contract names them. */
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
-type ClaimReason = ClaimInput['reason'];
+export type ClaimChannel = (typeof CLAIM_CHANNELS)[number];
+export type ClaimReason = ClaimInput['reason'];
 
 /** Statuses in which a claim still blocks cancellations. */
 export const OPEN_CLAIM_STATUSES: readonly ClaimStatus[] = ['open', 'in_review', 'approved'];
@@ -43,6 +46,8 @@ export interface ClaimRecord {
   description: string | null;
   items: Array<{ source_id: string; quantity: number }>;
   status: ClaimStatus;
+  channel: ClaimChannel;
+  photos: ClaimPhotoRecord[];
   createdOn: Date;
   updatedOn: Date;
   resolvedOn: Date | null;
@@ -51,6 +56,7 @@ export interface ClaimRecord {
 const claimInclude = {
   order: { select: { sourceOrderId: true } },
   shipment: { select: { trackingNumber: true } },
+  photos: { select: { id: true, width: true, height: true, byteSize: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
 } satisfies Prisma.ClaimInclude;
 type StoredClaim = Prisma.ClaimGetPayload<{ include: typeof claimInclude }>;
 
@@ -64,11 +70,32 @@ function toClaimRecord(row: StoredClaim): ClaimRecord {
     description: row.description,
     items: row.items as ClaimRecord['items'],
     status: row.status,
+    channel: row.channel,
+    photos: row.photos.map((photo) => ({ id: photo.id, width: photo.width, height: photo.height, bytes: photo.byteSize })),
     createdOn: row.createdOn,
     updatedOn: row.updatedOn,
     resolvedOn: row.resolvedOn,
   };
 }
+
+/** Where a claim comes from, by who files it: only these three front doors file claims. */
+export function claimChannelOf(actor: Actor): ClaimChannel {
+  switch (actor.kind) {
+    case 'api_key':
+      return 'api';
+    case 'shopper':
+      return 'shopper_page';
+    case 'operator':
+      return 'cli';
+    case 'platform':
+    case 'console_user':
+    case 'system':
+      throw new AppError('forbidden', 'Claims are filed through the API, the claim page or the operator\'s CLI.');
+  }
+}
+
+const openClaimOnShipment = (claimId: string) =>
+  new AppError('conflict', `This parcel already has an open claim (${claimId}); follow that one, or wait until it is resolved.`);
 
 /** The items of a claim as stored and answered. */
 export const claimItems = (input: ClaimInput) => (input.items ?? []).map((item) => ({ source_id: item.source_id, quantity: item.quantity }));
@@ -90,55 +117,103 @@ export function assertUniqueItems(items: ClaimInput['items']): void {
   assertUniqueIds(items, (item) => item.source_id, 'items', 'Claim items must name each line item once.');
 }
 
-export async function createClaim(db: Database, scope: StoreScope, input: ClaimInput, now: Date): Promise<ClaimRecord> {
+/** What only a shopper's filing carries: the photos uploaded for it. */
+export interface ClaimAttachments {
+  photoIds?: readonly string[];
+}
+
+/**
+ * Files a claim: the one function behind the API, the claim page and the CLI. A shopper is also
+ * held to the store's claim windows, must name a parcel, and must show a damaged one.
+ */
+export async function createClaim(db: Database, scope: StoreScope, input: ClaimInput, now: Date, attachments: ClaimAttachments = {}): Promise<ClaimRecord> {
   assertUniqueItems(input.items);
   const items = claimItems(input);
+  const channel = claimChannelOf(scope.actor);
+  const photoIds = [...new Set(attachments.photoIds ?? [])];
 
-  return db.$transaction(async (tx) => {
-    // The order row lock serialises this with order and shipment cancellation.
-    const orderId = await lockExistingOrderRow(tx, scope.store.id, input.source_order_id);
-    const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { lineItems: true } });
-    if (order.status === 'cancelled') throw new AppError('conflict', 'The order is cancelled; no claim can be filed on it.');
-    if (!order.insuranceSelected) throw new AppError('conflict', 'The order was not protected; no claim can be filed on it.');
+  try {
+    return await db.$transaction(async (tx) => {
+      // The order row lock serialises this with order and shipment cancellation, and with a second
+      // filing on the same parcel.
+      const orderId = await lockExistingOrderRow(tx, scope.store.id, input.source_order_id);
+      const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { lineItems: true } });
+      if (order.status === 'cancelled') throw new AppError('conflict', 'The order is cancelled; no claim can be filed on it.');
+      if (!order.insuranceSelected) throw new AppError('conflict', 'The order was not protected; no claim can be filed on it.');
 
-    const errors: FieldError[] = [];
-    let shipmentId: string | null = null;
-    if (input.tracking_number !== undefined) {
-      const shipment = await tx.shipment.findFirst({
-        where: { orderId, trackingNumber: input.tracking_number, cancelledOn: null },
+      const errors: FieldError[] = [];
+      let shipmentId: string | null = null;
+      if (input.tracking_number !== undefined) {
+        const shipment = await tx.shipment.findFirst({
+          where: { orderId, trackingNumber: input.tracking_number, cancelledOn: null },
+          include: { checkpoints: { select: { status: true, occurredAt: true } } },
+        });
+        if (shipment) {
+          shipmentId = shipment.id;
+          const open = await tx.claim.findFirst({ where: { shipmentId, status: { in: [...OPEN_CLAIM_STATUSES] } }, select: { id: true } });
+          if (open) throw openClaimOnShipment(open.id);
+          if (channel === 'shopper_page') await assertWindowOpen(tx, scope.store.id, input.reason, shipment, now);
+        } else errors.push({ field: 'tracking_number', message: 'is not an active shipment of this order' });
+      } else if (channel === 'shopper_page') errors.push({ field: 'tracking_number', message: 'is required: choose the parcel' });
+      const ordered = new Map(order.lineItems.map((line) => [line.sourceId, line.quantity]));
+      items.forEach((item, index) => {
+        const quantity = ordered.get(item.source_id);
+        if (quantity === undefined) errors.push({ field: `items[${index}].source_id`, message: 'is not a line item of this order' });
+        else if (item.quantity > quantity) errors.push({ field: `items[${index}].quantity`, message: `is more than the ${quantity} ordered` });
+      });
+      if (channel === 'shopper_page' && input.reason === 'damaged' && photoIds.length === 0) {
+        errors.push({ field: 'photo_ids', message: 'must have at least one photo of the damage' });
+      }
+      if (errors.length > 0) throw new AppError('invalid_request', 'The claim does not match the order.', errors);
+
+      const created = await tx.claim.create({
+        data: {
+          storeId: scope.store.id,
+          orderId,
+          shipmentId,
+          reason: input.reason,
+          description: input.description ?? null,
+          items,
+          status: 'open',
+          channel,
+          createdOn: now,
+          updatedOn: now,
+          history: { create: { fromStatus: null, toStatus: 'open', createdAt: now, ...actorColumns(scope.actor) } },
+        },
         select: { id: true },
       });
-      if (shipment) shipmentId = shipment.id;
-      else errors.push({ field: 'tracking_number', message: 'is not an active shipment of this order' });
-    }
-    const ordered = new Map(order.lineItems.map((line) => [line.sourceId, line.quantity]));
-    items.forEach((item, index) => {
-      const quantity = ordered.get(item.source_id);
-      if (quantity === undefined) errors.push({ field: `items[${index}].source_id`, message: 'is not a line item of this order' });
-      else if (item.quantity > quantity) errors.push({ field: `items[${index}].quantity`, message: `is more than the ${quantity} ordered` });
+      if (photoIds.length > 0) {
+        // Only photos uploaded for this order and not yet in a claim: anything else is refused.
+        const taken = await tx.claimPhoto.updateMany({ where: { id: { in: photoIds }, orderId, claimId: null }, data: { claimId: created.id } });
+        if (taken.count !== photoIds.length) {
+          throw new AppError('invalid_request', 'The claim names photos it cannot use.', [
+            { field: 'photo_ids', message: 'must name photos uploaded for this order and not already in a claim' },
+          ]);
+        }
+      }
+      const claim = toClaimRecord(await tx.claim.findUniqueOrThrow({ where: { id: created.id }, include: claimInclude }));
+      await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'claim.filed', subject: { type: 'claim', id: claim.id }, at: now });
+      await emitEvent(tx, scope.actor, scope.store.id, newEvent('claim.created', toClaimResponse(claim)), now);
+      return claim;
     });
-    if (errors.length > 0) throw new AppError('invalid_request', 'The claim does not match the order.', errors);
+  } catch (error) {
+    // The partial unique index on open claims per parcel: a filing that raced past the check.
+    if (isUniqueViolation(error)) throw new AppError('conflict', 'This parcel already has an open claim; follow that one, or wait until it is resolved.');
+    throw error;
+  }
+}
 
-    const row = await tx.claim.create({
-      data: {
-        storeId: scope.store.id,
-        orderId,
-        shipmentId,
-        reason: input.reason,
-        description: input.description ?? null,
-        items,
-        status: 'open',
-        createdOn: now,
-        updatedOn: now,
-        history: { create: { fromStatus: null, toStatus: 'open', createdAt: now, ...actorColumns(scope.actor) } },
-      },
-      include: claimInclude,
-    });
-    await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'claim.filed', subject: { type: 'claim', id: row.id }, at: now });
-    const claim = toClaimRecord(row);
-    await emitEvent(tx, scope.actor, scope.store.id, newEvent('claim.created', toClaimResponse(claim)), now);
-    return claim;
-  });
+/** A shopper files within the store's windows (claim-windows.ts); the 409 says why not. */
+async function assertWindowOpen(
+  tx: Transaction,
+  storeId: string,
+  reason: ClaimReason,
+  parcel: Parameters<typeof claimWindow>[1],
+  now: Date,
+): Promise<void> {
+  const settings = await tx.store.findUniqueOrThrow({ where: { id: storeId }, select: { claimLostAfterDays: true, claimAfterDeliveryDays: true } });
+  const window = claimWindow(reason, parcel, { lostAfterDays: settings.claimLostAfterDays, afterDeliveryDays: settings.claimAfterDeliveryDays }, now);
+  if (!window.open) throw new AppError('conflict', window.explanation);
 }
 
 export async function getClaim(db: Database, scope: StoreScope, id: string): Promise<ClaimRecord> {
@@ -146,6 +221,12 @@ export async function getClaim(db: Database, scope: StoreScope, id: string): Pro
   const row = await db.claim.findFirst({ where: { id, storeId: scope.store.id }, include: claimInclude });
   if (!row) throw claimNotFound(id);
   return toClaimRecord(row);
+}
+
+/** A claim of one order (the shopper's session), or null. */
+export async function findClaimOfOrder(db: Database, orderId: string, claimId: string): Promise<ClaimRecord | null> {
+  const row = await db.claim.findFirst({ where: { id: claimId, orderId }, include: claimInclude });
+  return row === null ? null : toClaimRecord(row);
 }
 
 export async function listClaims(db: Database, scope: StoreScope, sourceOrderId: string): Promise<ClaimRecord[]> {

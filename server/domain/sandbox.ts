@@ -10,7 +10,7 @@ import type { Database } from '../db/client.js';
 import type { Mode, StoreScope } from './actor.js';
 import { settleVerification, type AddressInput, type Verification } from './addresses.js';
 import { OUTSIDE_US, standardizeUsAddress, testModeVerification, verifyAddress, type VerificationSettings } from './address-verification.js';
-import { assertUniqueItems, claimItems, createClaim, type ClaimInput, type ClaimRecord } from './claims.js';
+import { assertUniqueItems, claimChannelOf, claimItems, createClaim, type ClaimInput, type ClaimRecord } from './claims.js';
 import {
   assertUniqueLineItemIds,
   createOrder,
@@ -87,6 +87,8 @@ const sandboxCommands: StoreCommands = {
       description: input.description ?? null,
       items: claimItems(input),
       status: 'open',
+      channel: claimChannelOf(scope.actor),
+      photos: [],
       createdOn: now,
       updatedOn: now,
       resolvedOn: null,

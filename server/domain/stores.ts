@@ -86,7 +86,10 @@ function assertValidSettings(settings: Parameters<typeof storeSettingsProblems>[
 }
 
 /** A store's row without its secrets: all a StoreContext is made of. */
-export type StoreRow = Omit<Store, 'woocommerceWebhookSecret' | 'personalDataRetentionDays'>;
+export type StoreRow = Omit<
+  Store,
+  'woocommerceWebhookSecret' | 'personalDataRetentionDays' | 'brandAccentColor' | 'supportEmail' | 'supportUrl' | 'claimLostAfterDays' | 'claimAfterDeliveryDays'
+>;
 
 export function toStoreContext(row: StoreRow): StoreContext {
   return {

@@ -1,7 +1,8 @@
 // Request bodies and URLs, in two steps around the signature check, so that a caller who is not
 // authenticated never makes us walk its body:
 //   readRawBody    the bytes only: 1 MiB limit (413), JSON content type required when a body is
-//                  sent, UTF-8 only (400). Signatures are checked on these bytes.
+//                  sent, UTF-8 only (400). Signatures are checked on these bytes. A route whose
+//                  policy reads an image takes any type up to 10 MiB: the route judges the bytes.
 //   parseJsonBody  well-formed UTF-8, valid JSON, nesting within MAX_JSON_DEPTH, no duplicate key,
 //                  no text PostgreSQL cannot store (U+0000, lone surrogates) in the body, the path
 //                  or the query, and, where the route's policy says so (contract/policy.ts), cents
@@ -10,6 +11,7 @@ import express, { type Request, type RequestHandler } from 'express';
 import { fieldPath, type FieldError } from '../../contract/errors.js';
 import { AppError } from '../domain/errors.js';
 import type { BodyRule } from '../../contract/policy.js';
+import { PHOTO_MAX_BYTES } from '../../contract/shopper/index.js';
 import { inspectJsonText, MAX_JSON_DEPTH, unstorableText, type JsonPath } from './json-text.js';
 import { routePolicy } from './route-policy.js';
 import './request-types.js';
@@ -17,6 +19,22 @@ import './request-types.js';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const rawParser = express.raw({ limit: BODY_LIMIT_BYTES, type: () => true });
+const imageParser = express.raw({ limit: PHOTO_MAX_BYTES, type: () => true });
+
+const isImageRoute = (req: Request) => routePolicy(req)?.body === 'image';
+
+/** An image upload: its bytes whatever the declared type (file-type judges them), at most 10 MiB. */
+function readImageBody(req: Request, res: Parameters<RequestHandler>[1], next: (error?: unknown) => void): void {
+  imageParser(req, res, (error?: unknown) => {
+    if ((error as { status?: number } | undefined)?.status === 413) {
+      return next(new AppError('payload_too_large', `The image is over the ${PHOTO_MAX_BYTES / 1024 / 1024} MiB limit.`));
+    }
+    if (error) return next(error);
+    req.rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    req.body = undefined;
+    next();
+  });
+}
 
 function hasBody(req: Request): boolean {
   const length = req.get('content-length');
@@ -46,6 +64,7 @@ export const readRawBody: RequestHandler = (req, res, next) => {
     req.rawBody = Buffer.alloc(0);
     return next();
   }
+  if (isImageRoute(req)) return readImageBody(req, res, next);
   if (!req.is(['application/json', 'application/*+json']) && !isFormPing(req)) {
     return next(new AppError('invalid_request', 'The body must be JSON, sent with Content-Type: application/json.'));
   }
@@ -146,6 +165,10 @@ export const parseJsonBody: RequestHandler = (req, _res, next) => {
     const urlErrors = urlFieldErrors(req);
     if (urlErrors.length > 0) throw new AppError('invalid_request', 'The URL holds text that cannot be accepted.', urlErrors);
     const raw = req.rawBody ?? Buffer.alloc(0);
+    if (isImageRoute(req)) {
+      req.body = raw;
+      return next();
+    }
     req.body = isFormPing(req) ? formFields(raw) : bodyValue(raw, routePolicy(req)?.body ?? 'json');
     next();
   } catch (error) {

@@ -15,7 +15,7 @@ import type { Database } from '../db/client.js';
 import { routePolicy } from './route-policy.js';
 import './request-types.js';
 
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+export const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 /** The session token the browser presented, if any. */
 export function presentedSessionToken(req: Request): string | undefined {
@@ -38,7 +38,7 @@ export function setSessionCookie(req: Request, res: Response, session: Pick<Cons
 }
 
 /** A change must come from the console's own origin: a browser always sends Origin on one. */
-function sameOrigin(req: Request): boolean {
+export function sameOrigin(req: Request): boolean {
   const origin = req.headers.origin;
   if (origin === undefined) return req.headers['sec-fetch-site'] === undefined || req.headers['sec-fetch-site'] === 'same-origin';
   try {

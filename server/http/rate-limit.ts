@@ -4,6 +4,9 @@
 //   addresses    120 / minute and 10,000 / day per store (cached answers count too)
 //   quotes       600 / minute per store; a store declared `browser` also 30 / minute per shopper IP
 //   other        120 / minute per store (claims and billing)
+//   shopper      the claim page's API: 120 / minute per IP address (SPEC's browser scope)
+//   shopper_lookup  finding an order by number and email: also 20 / 15 minutes per IP address, and
+//                10 / hour per order number of a store (counted whether or not the order exists)
 //   none         platform and provider webhooks: refusing them would lose money
 // Test keys are limited like live keys, in buckets of their own so test traffic never eats the
 // live budget. Every figure is configurable (server/config.ts).
@@ -22,6 +25,9 @@ export interface RateLimitSettings {
   quotesPerMinute: number;
   quotesPerMinutePerIp: number;
   otherPerMinute: number;
+  shopperPerMinutePerIp: number;
+  shopperLookupsPerIp: number;
+  shopperLookupsPerOrder: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
@@ -31,9 +37,12 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   quotesPerMinute: 600,
   quotesPerMinutePerIp: 30,
   otherPerMinute: 120,
+  shopperPerMinutePerIp: 120,
+  shopperLookupsPerIp: 20,
+  shopperLookupsPerOrder: 10,
 };
 
-type LimitName = 'orders' | 'addresses_minute' | 'addresses_day' | 'quotes' | 'quotes_ip' | 'other';
+type LimitName = 'orders' | 'addresses_minute' | 'addresses_day' | 'quotes' | 'quotes_ip' | 'other' | 'shopper_ip' | 'lookup_ip' | 'lookup_order';
 
 interface Limit {
   name: LimitName;
@@ -45,6 +54,8 @@ interface Limit {
 
 export interface RateLimiting {
   middleware: RequestHandler;
+  /** Counts a lookup of an order number of a store; rejects with 429 past the limit. */
+  countOrderLookup(storeId: string, orderNumber: string, res: Response): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,10 +74,17 @@ function limitsFor(bucket: RateLimitBucket, quoteOrigin: 'backend' | 'browser', 
       return quoteOrigin === 'browser' ? [limits.quotes_ip, limits.quotes] : [limits.quotes];
     case 'other':
       return [limits.other];
+    case 'shopper':
+      return [limits.shopper_ip];
+    case 'shopper_lookup':
+      return [limits.lookup_ip, limits.shopper_ip];
     case 'none':
       return [];
   }
 }
+
+/** The limits a request without a key counts against, per IP: the claim page's. */
+const isPerIp = (bucket: RateLimitBucket) => bucket === 'shopper' || bucket === 'shopper_lookup';
 
 function setHeaders(res: Response, limit: Limit, result: RateLimiterRes): void {
   res.setHeader('RateLimit-Limit', String(limit.points));
@@ -84,6 +102,9 @@ export function createRateLimiting(databaseUrl: string, settings: RateLimitSetti
     quotes: define('quotes', settings.quotesPerMinute, 60, 'per minute per store for quotes'),
     quotes_ip: define('quotes_ip', settings.quotesPerMinutePerIp, 60, 'per minute per shopper IP for quotes'),
     other: define('other', settings.otherPerMinute, 60, 'per minute per store'),
+    shopper_ip: define('shopper_ip', settings.shopperPerMinutePerIp, 60, 'per minute per IP address'),
+    lookup_ip: define('lookup_ip', settings.shopperLookupsPerIp, 900, 'per 15 minutes per IP address for order lookups'),
+    lookup_order: define('lookup_order', settings.shopperLookupsPerOrder, 3600, 'per hour per order number for order lookups'),
   };
   const limiters = new Map(
     Object.values(limits).map((limit) => [
@@ -100,16 +121,9 @@ export function createRateLimiting(databaseUrl: string, settings: RateLimitSetti
     ]),
   );
 
-  const middleware: RequestHandler = (req, res, next) => {
-    const scope = req.scope;
-    const bucket = routePolicy(req)?.rateLimit;
-    if (!scope || bucket === undefined) return next();
-    const applicable = limitsFor(bucket, scope.store.quoteOrigin, limits);
-    if (applicable.length === 0) return next();
-    const subject = (limit: Limit) =>
-      limit.name === 'quotes_ip' ? `${scope.store.id}:${scope.mode}:${req.ip ?? 'unknown'}` : `${scope.store.id}:${scope.mode}`;
-
-    Promise.all(
+  /** Counts against every limit given; the headers describe the tightest, and a refusal is a 429. */
+  const consumeAll = async (applicable: readonly Limit[], subject: (limit: Limit) => string, res: Response): Promise<void> => {
+    const outcomes = await Promise.all(
       applicable.map((limit) =>
         (limiters.get(limit.name) as RateLimiterPostgres)
           .consume(subject(limit))
@@ -119,28 +133,43 @@ export function createRateLimiting(databaseUrl: string, settings: RateLimitSetti
             throw rejection;
           }),
       ),
-    )
-      .then((outcomes) => {
-        // The headers describe the tightest limit: the one with the fewest requests left.
-        const tightest = outcomes.reduce((a, b) => (b.result.remainingPoints < a.result.remainingPoints ? b : a));
-        const refused = outcomes.find((outcome) => !outcome.allowed);
-        if (!refused) {
-          setHeaders(res, tightest.limit, tightest.result);
-          return next();
-        }
-        setHeaders(res, refused.limit, refused.result);
-        const retryAfter = Math.max(1, Math.ceil(refused.result.msBeforeNext / 1000));
-        res.setHeader('Retry-After', String(retryAfter));
-        observer?.rejected(refused.limit.name);
-        next(
-          new AppError(
-            'rate_limited',
-            `Rate limit of ${refused.limit.points} requests ${refused.limit.per} exceeded; retry after ${retryAfter} s with exponential backoff.`,
-          ),
-        );
-      })
-      .catch(next);
+    );
+    // The headers describe the tightest limit: the one with the fewest requests left.
+    const tightest = outcomes.reduce((a, b) => (b.result.remainingPoints < a.result.remainingPoints ? b : a));
+    const refused = outcomes.find((outcome) => !outcome.allowed);
+    if (!refused) {
+      setHeaders(res, tightest.limit, tightest.result);
+      return;
+    }
+    setHeaders(res, refused.limit, refused.result);
+    const retryAfter = Math.max(1, Math.ceil(refused.result.msBeforeNext / 1000));
+    res.setHeader('Retry-After', String(retryAfter));
+    observer?.rejected(refused.limit.name);
+    throw new AppError(
+      'rate_limited',
+      `Rate limit of ${refused.limit.points} requests ${refused.limit.per} exceeded; retry after ${retryAfter} s with exponential backoff.`,
+    );
   };
 
-  return { middleware, close: () => pool.end() };
+  const middleware: RequestHandler = (req, res, next) => {
+    const bucket = routePolicy(req)?.rateLimit;
+    if (bucket === undefined) return next();
+    if (isPerIp(bucket)) {
+      const ip = req.ip ?? 'unknown';
+      consumeAll(limitsFor(bucket, 'backend', limits), () => ip, res).then(() => next(), next);
+      return;
+    }
+    const scope = req.scope;
+    if (!scope) return next();
+    const applicable = limitsFor(bucket, scope.store.quoteOrigin, limits);
+    if (applicable.length === 0) return next();
+    const subject = (limit: Limit) =>
+      limit.name === 'quotes_ip' ? `${scope.store.id}:${scope.mode}:${req.ip ?? 'unknown'}` : `${scope.store.id}:${scope.mode}`;
+    consumeAll(applicable, subject, res).then(() => next(), next);
+  };
+
+  const countOrderLookup = (storeId: string, orderNumber: string, res: Response) =>
+    consumeAll([limits.lookup_order], () => `${storeId}:${orderNumber.trim().toLowerCase()}`, res);
+
+  return { middleware, countOrderLookup, close: () => pool.end() };
 }

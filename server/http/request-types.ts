@@ -2,6 +2,7 @@
 import type { AppRoute } from '@ts-rest/core';
 import type { Actor, StoreScope } from '../domain/actor.js';
 import type { ConsoleSessionRecord } from '../domain/console-sessions.js';
+import type { ShopperSession } from '../domain/shopper-sessions.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -16,6 +17,8 @@ declare global {
       platform?: { id: string; slug: string };
       /** Set by consoleSession on console routes: the session, and its user as the actor. */
       console?: { session: ConsoleSessionRecord; actor: Extract<Actor, { kind: 'console_user' }> };
+      /** Set by shopperSession on the claim page's session routes: the signed session and its cookie. */
+      shopper?: { session: ShopperSession; token: string };
       /** Set by ts-rest on matched routes. */
       tsRestRoute?: AppRoute;
     }

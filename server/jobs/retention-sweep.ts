@@ -1,7 +1,7 @@
 // Deletes what is kept for a while only, hourly, on every instance that works jobs: idempotency
 // keys whose 24 hours are over (the claim already lets an expired key be used again; the sweep
 // gives the rows back), events older than their retention, with their deliveries, console
-// sessions past their expiry, and the request log past its day. Several
+// sessions past their expiry, the request log past its day, and claim photos no claim took. Several
 // instances sweeping the same rows is harmless: a DELETE of what is gone deletes nothing.
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
@@ -10,6 +10,7 @@ import { deleteExpiredSessions } from '../domain/console-sessions.js';
 import { deleteExpiredRequestLog } from '../domain/request-log.js';
 import { sweepExpiredEvents } from '../domain/events.js';
 import { sweepExpiredIdempotencyKeys } from '../domain/idempotency.js';
+import { sweepUnattachedPhotos } from '../domain/claim-photos.js';
 
 export const RETENTION_SWEEP_INTERVAL_MS = 3600_000;
 
@@ -19,6 +20,7 @@ export function startRetentionSweep(options: { db: Database; clock: Clock; logge
     { name: 'events', run: sweepExpiredEvents },
     { name: 'console_sessions', run: deleteExpiredSessions },
     { name: 'request_log', run: deleteExpiredRequestLog },
+    { name: 'unattached_claim_photos', run: sweepUnattachedPhotos },
   ];
   const sweep = () => {
     for (const { name, run } of sweeps) {

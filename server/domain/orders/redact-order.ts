@@ -1,6 +1,6 @@
 // Erasing one order's personal data (README, "Personal data"): the columns the registry names
 // (domain/personal-data.ts) on the order, its lines, its claims and its quote, and every copy of
-// them the service holds: claim and refund notes, the stored events' objects (and what receivers
+// them the service holds: claim and refund notes, claim photos, the stored events' objects (and what receivers
 // answered to them), and the answers kept for idempotency keys. Money and the facts of the order stay: ids, amounts, line items, shipments,
 // tracking history, claims without their texts, and the whole premium ledger.
 import { Prisma, type Database, type Transaction } from '../../db/client.js';
@@ -91,6 +91,9 @@ export async function redactOrders(db: Database, owner: { storeId: string; actor
 async function eraseOrderCopies(tx: Transaction, storeId: string, order: { id: string; sourceOrderId: string; quoteId: string | null }): Promise<void> {
   await tx.orderLineItem.updateMany({ where: { orderId: order.id, imageUrl: { not: null } }, data: { imageUrl: null } });
   await tx.claim.updateMany({ where: { orderId: order.id, description: { not: null } }, data: { description: null } });
+  // A shopper's photos may show their home, their face or their neighbours: they go with the texts
+  // (the default photo store's images with their rows).
+  await tx.claimPhoto.deleteMany({ where: { orderId: order.id } });
   await tx.claimStatusChange.updateMany({ where: { claim: { orderId: order.id }, note: { not: null } }, data: { note: null } });
   await tx.refund.updateMany({ where: { orderId: order.id, note: { not: null } }, data: { note: null } });
   // Quotes are immutable but for their cart text (the migration's trigger allows exactly that).

@@ -4,16 +4,28 @@ import { createMerchantUser, disableMerchantUser, enableMerchantUser, listMercha
 import { findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../../domain/stores.js';
 import type { AppDeps } from '../../deps.js';
 import { consoleOf } from '../../http/console-session.js';
+import { claimPageSettings, removeStoreLogo, setStoreLogo, updateClaimPage, type ClaimPageSettings } from '../../domain/claim-page.js';
+import { logoPath } from '../../wire/claim-page.js';
+import { AppError } from '../../domain/errors.js';
 
 const s = initServer();
 
-const toSettings = (store: StoreContext, retentionDays: number) => ({
+const toSettings = (store: StoreContext, retentionDays: number, claimPage: ClaimPageSettings) => ({
   store: { id: store.id, slug: store.slug, name: store.name },
   pricing: { rate_bps: store.pricing.rateBps, min_premium_cents: store.pricing.minPremiumCents, max_covered_cents: store.pricing.maxCoveredCents },
   protection_skus: store.protectionSkus,
   quote_origin: store.quoteOrigin,
   client_profile: store.clientProfile,
   personal_data_retention_days: retentionDays,
+  claim_page: {
+    url_path: `/claims/${store.slug}`,
+    accent_color: claimPage.accentColor,
+    support_email: claimPage.supportEmail,
+    support_url: claimPage.supportUrl,
+    logo_url: logoPath(claimPage),
+    lost_after_days: claimPage.windows.lostAfterDays,
+    after_delivery_days: claimPage.windows.afterDeliveryDays,
+  },
 });
 
 const toConsoleUser = (user: MerchantUser) => ({
@@ -29,7 +41,7 @@ export const consoleSettingsRouter = ({ db, clock }: AppDeps) => {
   const settingsOf = async (slug: string) => {
     const store = await findStoreBySlug(db, slug);
     const { personalDataRetentionDays } = await db.store.findUniqueOrThrow({ where: { id: store.id }, select: { personalDataRetentionDays: true } });
-    return toSettings(store, personalDataRetentionDays);
+    return toSettings(store, personalDataRetentionDays, await claimPageSettings(db, { id: store.id }));
   };
   return s.router(consoleSettingsContract, {
     get: async ({ req }) => ({ status: 200, body: await settingsOf(consoleOf(req).session.store.slug) }),
@@ -40,6 +52,19 @@ export const consoleSettingsRouter = ({ db, clock }: AppDeps) => {
         ...(body.quote_origin === undefined ? {} : { quoteOrigin: body.quote_origin }),
         ...(body.client_profile === undefined ? {} : { clientProfile: body.client_profile }),
       });
+      if (body.claim_page !== undefined) await updateClaimPage(db, actor, session.store.id, body.claim_page, clock.now());
+      return { status: 200, body: await settingsOf(session.store.slug) };
+    },
+    setLogo: async ({ req }) => {
+      const { session, actor } = consoleOf(req);
+      const upload = req.rawBody ?? Buffer.alloc(0);
+      if (upload.length === 0) throw new AppError('invalid_request', 'Send the logo image as the body.', [{ field: 'logo', message: 'must not be empty' }]);
+      await setStoreLogo(db, actor, session.store.id, upload, clock.now());
+      return { status: 200, body: await settingsOf(session.store.slug) };
+    },
+    removeLogo: async ({ req }) => {
+      const { session, actor } = consoleOf(req);
+      await removeStoreLogo(db, actor, session.store.id, clock.now());
       return { status: 200, body: await settingsOf(session.store.slug) };
     },
     users: async ({ req }) => ({ status: 200, body: { data: (await listMerchantUsers(db, consoleOf(req).session.store.id)).map(toConsoleUser) } }),

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { consoleBillingContract, consoleClaimsContract, consoleDevelopersContract, consoleOrdersContract, consoleOverviewContract, consoleShipmentsContract, CONSOLE_PAGE_LIMIT, type ConsoleClaimDetail } from '../../../contract/console/index.js';
 import { monthLedgerEntries, billingStatement } from '../../domain/billing.js';
 import { CLAIM_TRANSITIONS, claimHistory, getClaim, listStoreClaims, setClaimStatus, type ClaimRecord } from '../../domain/claims.js';
+import { readClaimPhoto } from '../../domain/claim-photos.js';
 import { orderHistory, searchOrders } from '../../domain/order-search.js';
 import { getShipment, shipmentOrder, updateShipment, type ShipmentRecord } from '../../domain/shipments.js';
 import type { StoreScope } from '../../domain/actor.js';
@@ -53,7 +54,7 @@ async function shipmentDetail(db: Database, scope: StoreScope, shipment: Shipmen
 /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
 const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
 
-export function consoleStoreRouters({ db, clock, tracking }: AppDeps) {
+export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
   return {
     overview: s.router(consoleOverviewContract, {
       get: async ({ query, req }) => {
@@ -128,6 +129,12 @@ export function consoleStoreRouters({ db, clock, tracking }: AppDeps) {
         return { status: 200, body: { data: claims.map(toClaimResponse), next_cursor: nextCursor } };
       },
       get: async ({ params, req }) => ({ status: 200, body: await claimDetail(db, await getClaim(db, await consoleScopeOf(db, req), params.id)) }),
+      photo: async ({ params, req, res }) => {
+        const storeId = consoleOf(req).session.store.id;
+        const jpeg = await readClaimPhoto(db, photos, params.photo_id, { storeId, claimId: params.id });
+        res.setHeader('Cache-Control', 'private, no-store');
+        return { status: 200, body: jpeg };
+      },
       setStatus: async ({ params, body, req }) => {
         const { session, actor } = consoleOf(req);
         const claim = await setClaimStatus(db, actor, params.id, body.status, clock.now(), body.note, session.store.id);

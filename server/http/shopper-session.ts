@@ -1,0 +1,69 @@
+// The claim page's front door (docs/shopper-claims.md): no key and no account. Every shopper
+// route's answer is kept by no cache; a change must come from this origin; a session route needs
+// the shopper-session cookie, and a change its CSRF token too. The cookie is HttpOnly,
+// SameSite=Strict and scoped to one store's API path, so a browser never sends it elsewhere.
+import { parseCookie, stringifySetCookie } from 'cookie';
+import type { Request, RequestHandler, Response } from 'express';
+import { SHOPPER_CSRF_HEADER, SHOPPER_SESSION_COOKIE, shopperApiBase } from '../../contract/shopper/index.js';
+import type { Clock } from '../domain/clock.js';
+import { AppError } from '../domain/errors.js';
+import type { IssuedShopperSession, ShopperSession, ShopperSessions } from '../domain/shopper-sessions.js';
+import { LOCAL_HOSTS, sameOrigin } from './console-session.js';
+import { routePolicy } from './route-policy.js';
+import './request-types.js';
+
+const presentedToken = (req: Request): string | undefined => {
+  const header = req.headers.cookie;
+  return header === undefined ? undefined : parseCookie(header)[SHOPPER_SESSION_COOKIE];
+};
+
+/** Sets the session cookie for the store's API path, or clears it (null). */
+export function setShopperCookie(req: Request, res: Response, storeSlug: string, session: Pick<IssuedShopperSession, 'token' | 'expiresAt'> | null): void {
+  res.append(
+    'Set-Cookie',
+    stringifySetCookie({
+      name: SHOPPER_SESSION_COOKIE,
+      value: session?.token ?? '',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: !LOCAL_HOSTS.has(req.hostname),
+      path: shopperApiBase(storeSlug),
+      ...(session === null ? { maxAge: 0 } : { expires: session.expiresAt }),
+    }),
+  );
+}
+
+export function shopperSession(deps: { shopperSessions: ShopperSessions; clock: Clock }): RequestHandler {
+  return (req, res, next) => {
+    const policy = routePolicy(req);
+    if (policy === undefined) return next();
+    // A shopper's order and claims are personal data: no shared cache keeps them.
+    res.setHeader('Cache-Control', 'no-store');
+    const changes = req.method !== 'GET' && req.method !== 'HEAD';
+    if (changes && !sameOrigin(req)) return next(new AppError('forbidden', 'Changes must come from the claim page itself.'));
+    if (policy.auth !== 'shopper_session') return next();
+    const token = presentedToken(req);
+    if (token === undefined || token === '') return next(new AppError('unauthorized', 'Look up your order first, with its number and email.'));
+    const slug = String(req.params.store_slug ?? '');
+    deps.shopperSessions
+      .check(token, deps.clock.now())
+      .then(async (checked) => {
+        if (checked.status !== 'valid') {
+          setShopperCookie(req, res, slug, null);
+          return next(new AppError('unauthorized', 'Your session has ended. Look up your order again.'));
+        }
+        if (changes && !(await deps.shopperSessions.csrfMatches(token, req.header(SHOPPER_CSRF_HEADER)))) {
+          return next(new AppError('forbidden', `Missing or wrong ${SHOPPER_CSRF_HEADER}: reload the page.`));
+        }
+        req.shopper = { session: checked.session, token };
+        next();
+      })
+      .catch(next);
+  };
+}
+
+/** The session of an authenticated shopper route; the middleware guarantees it. */
+export function shopperOf(req: Request): { session: ShopperSession; token: string } {
+  if (!req.shopper) throw new AppError('unauthorized', 'Look up your order first, with its number and email.');
+  return req.shopper;
+}
