@@ -22,6 +22,13 @@ export const SHOPPER_SESSION_MINUTES = 30;
 /** Photos of a damaged parcel: at most this many per claim, each at most PHOTO_MAX_BYTES. */
 export const MAX_CLAIM_PHOTOS = 5;
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+/**
+ * The claim windows of a store that set none (docs/shopper-claims.md): a parcel may be reported
+ * lost after 7 days without a carrier scan; damage, missing items and theft up to 30 days after delivery.
+ */
+export const DEFAULT_CLAIM_WINDOWS = { lost_after_days: 7, after_delivery_days: 30 } as const;
+/** The claim page's accent colour when the store chose none. */
+export const DEFAULT_ACCENT_COLOR = '#2450c7';
 /** What the page accepts; the server judges the type from the bytes, never from the name or header. */
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 /** Where a store's shopper API lives: the session cookie's Path. */

@@ -11,8 +11,6 @@ export interface ClaimWindowSettings {
   afterDeliveryDays: number;
 }
 
-export const DEFAULT_CLAIM_WINDOWS: ClaimWindowSettings = { lostAfterDays: 7, afterDeliveryDays: 30 };
-
 /** What the windows are judged on: a parcel's status and its carrier scans. */
 export interface ParcelProgress {
   deliveryStatus: 'Active' | 'Delivered' | 'Exception' | 'Cancelled';

@@ -30,6 +30,19 @@ export const api = initClient(consoleContract, {
 });
 
 /**
+ * A change whose body is the raw bytes of a file (a logo), which the typed client cannot send: the
+ * same request it would make, with the session's CSRF token, and the answer's JSON body (undefined
+ * when it had none). The caller judges the body with the contract's schema.
+ */
+export async function sendBytes(method: 'PUT' | 'POST', path: string, file: Blob): Promise<{ status: number; body: unknown }> {
+  const headers: Record<string, string> = { 'content-type': file.type === '' ? 'application/octet-stream' : file.type };
+  if (csrfToken !== undefined) headers[CSRF_HEADER.toLowerCase()] = csrfToken;
+  const response = await fetch(path, { method, headers, body: file, credentials: 'same-origin' });
+  const body: unknown = (response.headers.get('content-type') ?? '').includes('json') ? await response.json().catch(() => undefined) : undefined;
+  return { status: response.status, body };
+}
+
+/**
  * The typed client puts path parameters into the URL as they are; an order id or a tracking number
  * may hold "/", "#", "?" or "%", so every path parameter is passed through this (the server decodes it).
  */

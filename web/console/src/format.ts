@@ -23,3 +23,13 @@ export function formatCents(cents: number): string {
 export function centsOfMajor(amount: number): number {
   return Math.round(amount * 100);
 }
+
+const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/** A file's size as people read it, in decimal units: 980 → "980 bytes", 245_312 → "245.3 kB", 2_400_000 → "2.4 MB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  // Below 999,950 bytes, kB: one more would round to "1,000 kB".
+  if (bytes < 999_950) return `${oneDecimal.format(bytes / 1000)} kB`;
+  return `${oneDecimal.format(bytes / 1_000_000)} MB`;
+}

@@ -3,7 +3,7 @@
 import { Section } from '../../components/Section';
 import { formatDateTime } from '../../format';
 import { ClaimStatusBadge } from './ClaimStatusBadge';
-import { STATUS_LABEL, type ClaimDetail } from './claims';
+import { byLabel, STATUS_LABEL, type ClaimDetail } from './claims';
 
 export function ClaimHistorySection({ history }: { history: ClaimDetail['history'] }) {
   return (
@@ -17,7 +17,7 @@ export function ClaimHistorySection({ history }: { history: ClaimDetail['history
             </p>
             <p className="claim-change-time">
               <time dateTime={change.created_at}>{formatDateTime(change.created_at)}</time>
-              {change.by === null ? null : <span className="claim-change-by">{` · by ${change.by.label}`}</span>}
+              {change.by === null ? null : <span className="claim-change-by">{` · by ${byLabel(change.by.label)}`}</span>}
             </p>
             {change.note === null ? null : <p className="claim-note-text">{change.note}</p>}
           </li>

@@ -1,6 +1,6 @@
 // /claims/$claimId: one claim, in sections (Medusa's layout): what is claimed and on which order,
-// the items, the shopper's words, the decision, and the history. The order is read too, for the
-// items' names and prices and the amount its protection covers.
+// the items, the shopper's words and photos, the decision, and the history. The order is read too,
+// for the items' names and prices and the amount its protection covers.
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { ApiError, errorMessage, sessionQuery } from '../../api';
@@ -9,6 +9,7 @@ import { PRODUCT_NAME } from '../../navigation';
 import { ClaimDecisionSection } from './ClaimDecisionSection';
 import { ClaimHistorySection } from './ClaimHistorySection';
 import { ClaimItemsSection } from './ClaimItemsSection';
+import { ClaimPhotosSection } from './ClaimPhotosSection';
 import { ClaimStatusBadge } from './ClaimStatusBadge';
 import { ClaimSummarySection } from './ClaimSummarySection';
 import { ShopperTextSection } from './ShopperTextSection';
@@ -56,6 +57,7 @@ export function ClaimPage() {
               <ClaimSummarySection claim={detail.data.claim} order={order} />
               <ClaimItemsSection claim={detail.data.claim} order={order} />
               <ShopperTextSection claim={detail.data.claim} />
+              <ClaimPhotosSection claim={detail.data.claim} />
             </div>
             <div>
               {/* Keyed by claim: a note or an outcome never carries over to another claim. */}

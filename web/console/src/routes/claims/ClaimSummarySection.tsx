@@ -1,10 +1,11 @@
 // The claim at a glance: its status, the order and shipment it is on, why, the amount the order's
-// protection covers, and when it was filed, last changed and resolved.
+// protection covers, when and where it was filed (the API, the claim page, the operator's CLI), and
+// when it last changed and was resolved.
 import { Link } from '@tanstack/react-router';
 import { Facts, Section } from '../../components/Section';
 import { centsOfMajor, formatCents, formatDateTime } from '../../format';
 import { ClaimStatusBadge } from './ClaimStatusBadge';
-import { REASON_LABEL, type Claim, type ClaimOrder } from './claims';
+import { CHANNEL_LABEL, REASON_LABEL, type Claim, type ClaimOrder } from './claims';
 
 export function ClaimSummarySection({ claim, order }: { claim: Claim; order: ClaimOrder }) {
   return (
@@ -37,6 +38,7 @@ export function ClaimSummarySection({ claim, order }: { claim: Claim; order: Cla
             ),
           ],
           ['Filed', <time dateTime={claim.created_on}>{formatDateTime(claim.created_on)}</time>],
+          ['Filed on', CHANNEL_LABEL[claim.channel]],
           ['Last changed', <time dateTime={claim.updated_on}>{formatDateTime(claim.updated_on)}</time>],
           ['Resolved', claim.resolved_on === null ? <span className="muted">Not yet</span> : <time dateTime={claim.resolved_on}>{formatDateTime(claim.resolved_on)}</time>],
           ['Claim ID', <code className="claim-id">{claim.id}</code>],

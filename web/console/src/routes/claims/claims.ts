@@ -12,6 +12,8 @@ export type ClaimDetail = z.infer<typeof ConsoleClaimDetail>;
 export type ClaimOrder = UseQueryResult<z.infer<typeof ConsoleOrderDetail>>;
 export type ClaimStatus = Claim['status'];
 export type ClaimReason = Claim['reason'];
+export type ClaimChannel = Claim['channel'];
+export type ClaimPhoto = Claim['photos'][number];
 
 export const STATUS_LABEL: Record<ClaimStatus, string> = {
   open: 'Open',
@@ -30,6 +32,26 @@ export const REASON_LABEL: Record<ClaimReason, string> = {
   wrong_address: 'Wrong address',
   other: 'Other',
 };
+
+/** Where a claim was filed, as the summary's "Filed on" says it. */
+export const CHANNEL_LABEL: Record<ClaimChannel, string> = {
+  shopper_page: 'The claim page',
+  api: 'The API',
+  cli: "The operator's CLI",
+};
+
+/**
+ * Where the console shows a claim's photo: its own route, under the session cookie (the claim's
+ * `url` is the merchant API's, which needs the store's key). Both ids are encoded.
+ */
+export const claimPhotoPath = (claimId: string, photoId: string) => `/console/api/claims/${pathParam(claimId)}/photos/${pathParam(photoId)}`;
+
+/**
+ * Who made a change, after "by": the service's labels are written to stand alone ("The shopper, on
+ * the claim page"), so a leading article is lowered ("by the shopper, on the claim page"). Emails,
+ * keys, platforms and operators never start with "The ".
+ */
+export const byLabel = (label: string) => label.replace(/^The /, 'the ');
 
 /** A status from the URL, or undefined (every claim) for anything else. */
 export function claimStatusOf(value: unknown): ClaimStatus | undefined {

@@ -1,10 +1,11 @@
-// /settings: the store's integration declarations (admins and owners change them), the price basis
-// note, the pricing terms the operator set, and, for owners only, the users.
+// /settings: the store's integration declarations and its claim page (admins and owners change
+// them), the price basis note, the pricing terms the operator set, and, for owners only, the users.
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { consoleContract } from '../../../../../contract/console/index.js';
 import { errorMessage, mayCall, sessionQuery } from '../../api';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { PRODUCT_NAME } from '../../navigation';
+import { ClaimPageSection } from './ClaimPageSection';
 import { DeclarationsSection } from './DeclarationsSection';
 import { PriceBasisNote, PricingSection } from './PricingSection';
 import { settingsQuery } from './queries';
@@ -16,6 +17,7 @@ export function SettingsPage() {
   const settings = useQuery(settingsQuery);
   const role = session?.user.role ?? 'viewer';
   const mayEdit = mayCall(consoleContract.settings.update, role);
+  const mayChangeLogo = mayCall(consoleContract.settings.setLogo, role) && mayCall(consoleContract.settings.removeLogo, role);
   // Admins and viewers are refused the users (403): the page does not ask.
   const mayManageUsers = mayCall(consoleContract.settings.users, role);
 
@@ -26,7 +28,8 @@ export function SettingsPage() {
         <h1>Settings</h1>
       </div>
       <p className="lead">
-        How the service reads your store&apos;s orders and quotes, and what its protection costs{mayManageUsers ? '; and who can use this console.' : '.'}
+        How the service reads your store&apos;s orders and quotes, what your claim page shows shoppers, and what its protection costs
+        {mayManageUsers ? '; and who can use this console.' : '.'}
       </p>
       {mayEdit ? null : <p className="notice">Your role ({role}) can see the settings but not change them. Ask an owner or an admin.</p>}
       {settings.isPending ? (
@@ -38,6 +41,7 @@ export function SettingsPage() {
       ) : (
         <>
           <DeclarationsSection settings={settings.data} mayEdit={mayEdit} />
+          <ClaimPageSection settings={settings.data} mayEdit={mayEdit} mayChangeLogo={mayChangeLogo} />
           <PriceBasisNote />
           <PricingSection settings={settings.data} />
         </>

@@ -1,6 +1,8 @@
 // How the settings page says what each declaration changes (README, "Protection SKUs and other
-// integration declarations"), and a rate in basis points as a percentage, exactly.
+// integration declarations") and what each claim page setting does, and a rate in basis points as
+// a percentage, exactly.
 import { BUILT_IN_PROTECTION_SKUS } from '../../../../../contract/protection-skus.js';
+import { DEFAULT_ACCENT_COLOR, DEFAULT_CLAIM_WINDOWS, PHOTO_MAX_BYTES } from '../../../../../contract/shopper/index.js';
 import type { Settings } from './queries';
 
 /** 150 → "1.50 %": integer arithmetic on the basis points, so no float can round a digit away. */
@@ -38,3 +40,29 @@ export const CLIENT_PROFILES: ReadonlyArray<Choice<Settings['client_profile']>> 
 ];
 
 export const labelOf = <T extends string>(choices: ReadonlyArray<Choice<T>>, value: T): Choice<T> | undefined => choices.find((choice) => choice.value === value);
+
+export const CLAIM_WINDOW_DEFAULTS = DEFAULT_CLAIM_WINDOWS;
+
+export const days = (count: number) => `${count} ${count === 1 ? 'day' : 'days'}`;
+
+export const LOST_WINDOW_EXPLANATION = `Shoppers can report a parcel lost once it has gone this many days without a carrier scan. The default, ${days(CLAIM_WINDOW_DEFAULTS.lost_after_days)}, leaves carriers time to find a late parcel.`;
+
+export const AFTER_DELIVERY_WINDOW_EXPLANATION = `Shoppers can report damage, missing items or a stolen parcel up to this many days after delivery. The default, ${days(CLAIM_WINDOW_DEFAULTS.after_delivery_days)}, gives them time to open the parcel and check it.`;
+
+export const WINDOWS_EXPLANATION = 'When shoppers may file each kind of claim on the page. Claims your store files through the API are not held to them.';
+
+export const ACCENT_EXPLANATION = "The colour of the claim page's buttons and links.";
+
+/**
+ * Where the colour picker starts while the store has no accent of its own (an <input type="color">
+ * always holds a colour): the claim page's default. The page says "Default" beside it, and saves
+ * null until a colour is picked.
+ */
+export const PICKER_START_COLOR = DEFAULT_ACCENT_COLOR;
+
+export const SUPPORT_EXPLANATION = 'The claim page offers shoppers these ways to reach you. Leave one empty to leave it out.';
+
+/** The largest logo the server takes: the same limit as a photo's. */
+export const LOGO_MAX_BYTES = PHOTO_MAX_BYTES;
+
+export const LOGO_EXPLANATION = 'Shown at the top of the claim page. JPEG, PNG or WebP, at most 10 MB.';
