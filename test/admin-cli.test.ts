@@ -2,11 +2,15 @@
 // issues proven against the real API. Each run starts tsx (about a second), so the file shares one
 // database and runs as few commands as the assertions need.
 import { createHash } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { createStore } from '../server/domain/stores.js';
 import { runAdmin, type CliRun } from './support/admin-cli.js';
-import { call } from './support/http.js';
+import { call, orderBody } from './support/http.js';
 import { createTestDatabase, startService, type TestService, TEST_OPERATOR } from './support/service.js';
 
 const KEY_MERCHANT = 'cli-keys';
@@ -181,6 +185,35 @@ describe('platforms and integration declarations', () => {
     const nothing = await admin('merchant', 'update', '--slug', KEY_MERCHANT);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('nothing to change');
+  });
+
+  it("sets the claim page's branding, contact, windows and logo, naming every bad option", async () => {
+    const logo = join(await mkdtemp(join(tmpdir(), 'cli-logo-')), 'logo.png');
+    await writeFile(logo, await sharp({ create: { width: 900, height: 300, channels: 4, background: '#1a7f5a' } }).png().toBuffer());
+    const set = await admin('merchant', 'claim-page', '--slug', KEY_MERCHANT, '--accent-color', '#1A7F5A', '--support-email', 'help@cli.example', '--lost-after-days', '10', '--logo', logo, '--json');
+    expect(set.code, set.stderr).toBe(0);
+    expect(json(set).claim_page).toMatchObject({ url_path: `/claims/${KEY_MERCHANT}`, accent_color: '#1a7f5a', support_email: 'help@cli.example', support_url: null, lost_after_days: 10, after_delivery_days: 30, logo_url: expect.stringMatching(/\/logo\?v=/) });
+    const page = await call(service.baseUrl, 'GET', `/shopper/api/stores/${KEY_MERCHANT}`);
+    expect(page.body).toMatchObject({ accent_color: '#1a7f5a', logo_url: json(set).claim_page?.logo_url, claim_windows: { lost_after_days: 10 } });
+    const bad = await admin('merchant', 'claim-page', '--slug', KEY_MERCHANT, '--accent-color', 'green', '--support-url', 'http://x.example', '--after-delivery-days', '0');
+    expect(bad.code).toBe(2);
+    for (const flag of ['--accent-color', '--support-url', '--after-delivery-days']) expect(bad.stderr).toContain(flag);
+    const cleared = await admin('merchant', 'claim-page', '--slug', KEY_MERCHANT, '--clear-accent-color', '--support-email', '', '--remove-logo', '--json');
+    expect(json(cleared).claim_page).toMatchObject({ accent_color: null, support_email: null, logo_url: null, lost_after_days: 10 });
+  });
+
+  it('files a claim as the operator: the same rules as the API, recorded as the CLI channel', async () => {
+    const order = orderBody({ source_order_id: `cli-claim-${Date.now()}` });
+    const key = await issueKey();
+    expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: key.key, body: order })).status).toBe(201);
+    const filed = await admin('claim', 'create', '--merchant', KEY_MERCHANT, '--order', order.source_order_id as string, '--reason', 'lost', '--description', 'Phoned in', '--json');
+    expect(filed.code, filed.stderr).toBe(0);
+    expect(json(filed).claim).toMatchObject({ source_order_id: order.source_order_id as string, reason: 'lost', channel: 'cli', status: 'open', description: 'Phoned in' });
+    const unknown = await admin('claim', 'create', '--merchant', KEY_MERCHANT, '--order', 'no-such-order', '--reason', 'lost');
+    expect(unknown.code).toBe(1);
+    const badReason = await admin('claim', 'create', '--merchant', KEY_MERCHANT, '--order', order.source_order_id as string, '--reason', 'bored');
+    expect(badReason.code).toBe(2);
+    expect(badReason.stderr).toContain('--reason');
   });
 
   it('declares the route client profile and a WooCommerce webhook secret, refusing a bad profile', async () => {

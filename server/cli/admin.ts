@@ -14,8 +14,6 @@ import { centsToMajorString } from '../../contract/money.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { MerchantCreateOptions, KeyCreateOptions, KeyRevokeOptions, MerchantUpdateOptions, PlatformCreateOptions, MerchantConnectOptions, ClaimSetStatusOptions, BillingReportOptions, PrivacyMerchantOptions, UserCreateOptions, MerchantClaimPageOptions, ClaimCreateOptions } from './options.js';
 import { readFile } from 'node:fs/promises';
-import { ClaimPagePatch } from '../../contract/console/settings.js';
-import { fieldErrorsFromIssues } from '../../contract/errors.js';
 import { claimPageSettings, removeStoreLogo, setStoreLogo, updateClaimPage } from '../domain/claim-page.js';
 import { logoPath } from '../wire/claim-page.js';
 import { composeCli } from '../compose.js';
@@ -249,24 +247,20 @@ async function userCreate(command: Command): Promise<Report> {
 
 async function merchantClaimPage(command: Command): Promise<Report> {
   const options = parseOptions(MerchantClaimPageOptions, command);
-  const patch = ClaimPagePatch.safeParse({
+  const patch = {
     ...(options.clearAccentColor ? { accent_color: null } : options.accentColor === undefined ? {} : { accent_color: options.accentColor }),
     ...(options.supportEmail === undefined ? {} : { support_email: options.supportEmail === '' ? null : options.supportEmail }),
     ...(options.supportUrl === undefined ? {} : { support_url: options.supportUrl === '' ? null : options.supportUrl }),
     ...(options.lostAfterDays === undefined ? {} : { lost_after_days: options.lostAfterDays }),
     ...(options.afterDeliveryDays === undefined ? {} : { after_delivery_days: options.afterDeliveryDays }),
-  });
-  if (!patch.success) {
-    const flag = (field: string) => `--${field.replace(/_/g, '-')}`;
-    throw new AppError('invalid_request', 'Invalid options.', fieldErrorsFromIssues(patch.error.issues).map((error) => ({ ...error, field: flag(error.field) })));
-  }
+  };
   const logo = options.logo === undefined ? undefined : await readFile(options.logo).catch(() => {
-    throw new AppError('invalid_request', 'Invalid options.', [{ field: '--logo', message: 'must be a readable image file' }]);
+    throw new UsageError('invalid option: --logo must be a readable image file', 'invalid_request', [{ field: '--logo', message: 'must be a readable image file' }]);
   });
   const settings = await withDatabase(async (db) => {
     const store = await findStoreBySlug(db, options.slug);
     const now = new Date();
-    await updateClaimPage(db, operator(), store.id, patch.data, now);
+    await updateClaimPage(db, operator(), store.id, patch, now);
     if (logo !== undefined) await setStoreLogo(db, operator(), store.id, logo, now);
     if (options.removeLogo) await removeStoreLogo(db, operator(), store.id, now);
     return claimPageSettings(db, { id: store.id });

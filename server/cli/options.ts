@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { BillingMonth } from '../../contract/billing.js';
 import { CLAIM_REASONS, CLAIM_STATUSES } from '../../contract/claims.js';
+import { ClaimPagePatch } from '../../contract/console/settings.js';
 import { majorTextToCents, QUOTE_AMOUNT_PATTERN } from '../../contract/money.js';
 import { MIN_SECRET_LENGTH } from '../domain/platforms.js';
 import { SLUG_PATTERN, SLUG_RULE } from '../domain/slug.js';
@@ -127,13 +128,17 @@ const WindowDays = z
   .transform(Number);
 
 /** The claim page's settings; the values are then checked by the same schema as the console's. */
+const claimPageField = <K extends 'accent_color' | 'support_email' | 'support_url'>(name: K) => ClaimPagePatch.shape[name].unwrap().unwrap();
+/** An empty text clears an optional contact. */
+const orEmpty = <T extends z.ZodTypeAny>(schema: T) => z.literal('').or(schema);
+
 export const MerchantClaimPageOptions = z
   .object({
     slug: Slug,
-    accentColor: z.string().optional(),
+    accentColor: claimPageField('accent_color').optional(),
     clearAccentColor: z.boolean().default(false),
-    supportEmail: z.string().optional(),
-    supportUrl: z.string().optional(),
+    supportEmail: orEmpty(claimPageField('support_email')).optional(),
+    supportUrl: orEmpty(claimPageField('support_url')).optional(),
     lostAfterDays: WindowDays.optional(),
     afterDeliveryDays: WindowDays.optional(),
     logo: z.string().min(1, 'must be a file path').optional(),
