@@ -9,6 +9,7 @@ import { sweepUnattachedPhotos } from '../server/domain/claim-photos.js';
 import { NO_MATCHING_ORDER } from '../server/domain/shopper-claims.js';
 import { DEFAULT_RATE_LIMITS } from '../server/http/rate-limit.js';
 import { call, orderBody, tableCounts, type ApiResponse } from './support/http.js';
+import { spyOnTimingSafeEqual } from './support/timing-safe-equal-spy.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
 
 let service: TestService;
@@ -140,6 +141,25 @@ describe('finding an order', () => {
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
     expect(Math.min(...durations.wrong, ...durations.unknown)).toBeGreaterThanOrEqual(245);
     expect(Math.abs(median(durations.wrong) - median(durations.unknown))).toBeLessThan(40);
+  });
+
+  it('compares the email hash in constant time, once per candidate order, with a stand-in when the number names none', async () => {
+    const order = await placeOrder();
+    const spy = spyOnTimingSafeEqual();
+    try {
+      for (const [number, email, found] of [
+        [order.orderNumber, 'ada@example.com', true],
+        [order.orderNumber, 'eve@example.com', false],
+        ['NO-SUCH-NUMBER', 'ada@example.com', false],
+      ] as const) {
+        spy.reset();
+        expect((await lookupRaw(shop, number, email)).status).toBe(found ? 200 : 404);
+        // HMAC-SHA256 against HMAC-SHA256 (or the 32-byte stand-in): the same work whatever the answer.
+        expect(spy.calls()).toEqual([{ lengths: [32, 32], result: found }]);
+      }
+    } finally {
+      spy.restore();
+    }
   });
 
   it('validates the form: both fields named at once', async () => {
