@@ -85,6 +85,10 @@ export const ClaimList = extendApi(z.object({ data: z.array(ClaimResponse).descr
   title: 'ClaimList',
 });
 
+/** The claim and photo the document's example names (the contract test seeds them). */
+export const EXAMPLE_CLAIM_ID = '5b2e7c1a-8f3d-4c6b-9a0e-2d4f6b8c0e1a';
+export const EXAMPLE_PHOTO_ID = '9c4a2e6f-1b3d-4e5f-8a7b-6c5d4e3f2a1b';
+
 export const claimsContract = c.router({
   create: {
     method: 'POST',
@@ -110,7 +114,7 @@ export const claimsContract = c.router({
   photo: {
     method: 'GET',
     path: '/v1/claims/:id/photos/:photo_id',
-    pathParams: z.object({ id: text(100), photo_id: text(100) }),
+    pathParams: z.object({ id: extendApi(text(100), { example: EXAMPLE_CLAIM_ID }), photo_id: extendApi(text(100), { example: EXAMPLE_PHOTO_ID }) }),
     responses: { 200: c.otherResponse({ contentType: 'image/jpeg', body: z.unknown() }), ...pickErrors(400, 401, 403, 404, 429, 500) },
     metadata: keyRoute('other', 'not_found'),
     summary: "Download a claim's photo",

@@ -22,6 +22,8 @@ import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { EXAMPLE_DELIVERY_ID, EXAMPLE_ENDPOINT_ID, EXAMPLE_EVENT_ID, OrderRequest } from '../contract/index.js';
 import { createOrder } from '../server/domain/orders/index.js';
 import { createStore } from '../server/domain/stores.js';
+import sharp from 'sharp';
+import { EXAMPLE_CLAIM_ID, EXAMPLE_PHOTO_ID } from '../contract/claims.js';
 import { createGracefulServer } from '../server/http/graceful-server.js';
 import { contractTestCollection, type SigningSecrets } from './contract-test/collection.js';
 import { portmanConfig } from './contract-test/portman-config.js';
@@ -78,6 +80,14 @@ async function seed(db: Parameters<typeof createStore>[0], platformSecret: strin
                        VALUES (${EXAMPLE_ENDPOINT_ID}, ${store.id}::uuid, 'https://shop.example.com/hooks/seed', '{order.created}', 'whsec_c2VlZA==', now(), now())`;
   await db.$executeRaw`INSERT INTO webhook_deliveries (id, event_id, event_seq, endpoint_id, status, created_at, updated_at)
                        SELECT ${EXAMPLE_DELIVERY_ID}, id, seq, ${EXAMPLE_ENDPOINT_ID}, 'succeeded', now(), now() FROM events WHERE id = ${EXAMPLE_EVENT_ID}`;
+  // The claim and photo the photo download's example names, as the claim page leaves them.
+  const orderId = (await db.order.findFirstOrThrow({ where: { storeId: store.id, sourceOrderId: 'contract-test-seed' }, select: { id: true } })).id;
+  const jpeg = await sharp({ create: { width: 32, height: 24, channels: 3, background: '#888' } }).jpeg().toBuffer();
+  await db.claim.create({
+    data: { id: EXAMPLE_CLAIM_ID, storeId: store.id, orderId, reason: 'damaged', status: 'closed', channel: 'shopper_page', createdOn: new Date(), updatedOn: new Date(), resolvedOn: new Date() },
+  });
+  await db.claimPhoto.create({ data: { id: EXAMPLE_PHOTO_ID, storeId: store.id, orderId, claimId: EXAMPLE_CLAIM_ID, width: 32, height: 24, byteSize: jpeg.length, createdAt: new Date() } });
+  await db.claimPhotoObject.create({ data: { photoId: EXAMPLE_PHOTO_ID, content: new Uint8Array(jpeg) } });
   return { storeId: store.id, liveKey: live.key };
 }
 

@@ -2,7 +2,7 @@
 // phone on a slow network sends one at a time, and a refused file is known at once); it is kept
 // unattached, for that order only, until a claim names it, and swept a day later if none does.
 // Each is re-encoded as a JPEG without metadata before anything keeps it (images.ts).
-import type { Database } from '../db/client.js';
+import type { Database, Transaction } from '../db/client.js';
 import { AppError } from './errors.js';
 import { reencodeImage } from './images.js';
 import type { PhotoStore } from './photo-store.js';
@@ -73,7 +73,7 @@ export async function readClaimPhoto(
 }
 
 /** The photos of each claim, oldest first. */
-export async function photosOfClaims(db: Pick<Database, 'claimPhoto'>, claimIds: readonly string[]): Promise<Map<string, ClaimPhotoRecord[]>> {
+export async function photosOfClaims(db: Database | Transaction, claimIds: readonly string[]): Promise<Map<string, ClaimPhotoRecord[]>> {
   const byClaim = new Map<string, ClaimPhotoRecord[]>(claimIds.map((id) => [id, []]));
   if (claimIds.length === 0) return byClaim;
   const rows = await db.claimPhoto.findMany({ where: { claimId: { in: [...claimIds] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });

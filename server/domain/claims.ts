@@ -16,7 +16,7 @@ import { assertUniqueIds, isUuid } from './ids.js';
 import { afterCursor, decodePageCursor, pageOf } from './page-cursor.js';
 import { withActorLabels } from './actor-labels.js';
 import { claimWindow } from './claim-windows.js';
-import type { ClaimPhotoRecord } from './claim-photos.js';
+import { photosOfClaims, type ClaimPhotoRecord } from './claim-photos.js';
 
 export type ClaimInput = z.output<typeof ClaimRequest>;
 /** The statuses, as the contract names them. */
@@ -56,11 +56,10 @@ export interface ClaimRecord {
 const claimInclude = {
   order: { select: { sourceOrderId: true } },
   shipment: { select: { trackingNumber: true } },
-  photos: { select: { id: true, width: true, height: true, byteSize: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
 } satisfies Prisma.ClaimInclude;
 type StoredClaim = Prisma.ClaimGetPayload<{ include: typeof claimInclude }>;
 
-function toClaimRecord(row: StoredClaim): ClaimRecord {
+function toClaimRecord(row: StoredClaim, photos: ClaimPhotoRecord[]): ClaimRecord {
   return {
     id: row.id,
     storeId: row.storeId,
@@ -71,11 +70,26 @@ function toClaimRecord(row: StoredClaim): ClaimRecord {
     items: row.items as ClaimRecord['items'],
     status: row.status,
     channel: row.channel,
-    photos: row.photos.map((photo) => ({ id: photo.id, width: photo.width, height: photo.height, bytes: photo.byteSize })),
+    photos,
     createdOn: row.createdOn,
     updatedOn: row.updatedOn,
     resolvedOn: row.resolvedOn,
   };
+}
+
+/**
+ * Claims with their photos. The photos are read by a statement of their own, after the claims: a
+ * to-many include would have Prisma send two queries at once, which a transaction's one
+ * connection cannot take (pg refuses a query while one runs, from pg 9).
+ */
+async function withPhotos(db: Database | Transaction, rows: StoredClaim[]): Promise<ClaimRecord[]> {
+  const photos = await photosOfClaims(db, rows.map((row) => row.id));
+  return rows.map((row) => toClaimRecord(row, photos.get(row.id) ?? []));
+}
+
+async function withPhotosOne(db: Database | Transaction, row: StoredClaim): Promise<ClaimRecord> {
+  const [claim] = await withPhotos(db, [row]);
+  return claim as ClaimRecord;
 }
 
 /** Where a claim comes from, by who files it: only these three front doors file claims. */
@@ -94,8 +108,14 @@ export function claimChannelOf(actor: Actor): ClaimChannel {
   }
 }
 
-const openClaimOnShipment = (claimId: string) =>
-  new AppError('conflict', `This parcel already has an open claim (${claimId}); follow that one, or wait until it is resolved.`);
+/** The store is told which claim; a shopper sees theirs on the order page. */
+const openClaimOnShipment = (claimId: string, channel: ClaimChannel) =>
+  new AppError(
+    'conflict',
+    channel === 'shopper_page'
+      ? 'This parcel already has an open claim: follow it from your order, or file again once it is resolved.'
+      : `This parcel already has an open claim (${claimId}); follow that one, or wait until it is resolved.`,
+  );
 
 /** The items of a claim as stored and answered. */
 export const claimItems = (input: ClaimInput) => (input.items ?? []).map((item) => ({ source_id: item.source_id, quantity: item.quantity }));
@@ -151,7 +171,7 @@ export async function createClaim(db: Database, scope: StoreScope, input: ClaimI
         if (shipment) {
           shipmentId = shipment.id;
           const open = await tx.claim.findFirst({ where: { shipmentId, status: { in: [...OPEN_CLAIM_STATUSES] } }, select: { id: true } });
-          if (open) throw openClaimOnShipment(open.id);
+          if (open) throw openClaimOnShipment(open.id, channel);
           if (channel === 'shopper_page') await assertWindowOpen(tx, scope.store.id, input.reason, shipment, now);
         } else errors.push({ field: 'tracking_number', message: 'is not an active shipment of this order' });
       } else if (channel === 'shopper_page') errors.push({ field: 'tracking_number', message: 'is required: choose the parcel' });
@@ -191,7 +211,7 @@ export async function createClaim(db: Database, scope: StoreScope, input: ClaimI
           ]);
         }
       }
-      const claim = toClaimRecord(await tx.claim.findUniqueOrThrow({ where: { id: created.id }, include: claimInclude }));
+      const claim = await withPhotosOne(tx, await tx.claim.findUniqueOrThrow({ where: { id: created.id }, include: claimInclude }));
       await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'claim.filed', subject: { type: 'claim', id: claim.id }, at: now });
       await emitEvent(tx, scope.actor, scope.store.id, newEvent('claim.created', toClaimResponse(claim)), now);
       return claim;
@@ -220,13 +240,13 @@ export async function getClaim(db: Database, scope: StoreScope, id: string): Pro
   if (!isUuid(id)) throw claimNotFound(id);
   const row = await db.claim.findFirst({ where: { id, storeId: scope.store.id }, include: claimInclude });
   if (!row) throw claimNotFound(id);
-  return toClaimRecord(row);
+  return withPhotosOne(db, row);
 }
 
 /** A claim of one order (the shopper's session), or null. */
 export async function findClaimOfOrder(db: Database, orderId: string, claimId: string): Promise<ClaimRecord | null> {
   const row = await db.claim.findFirst({ where: { id: claimId, orderId }, include: claimInclude });
-  return row === null ? null : toClaimRecord(row);
+  return row === null ? null : withPhotosOne(db, row);
 }
 
 export async function listClaims(db: Database, scope: StoreScope, sourceOrderId: string): Promise<ClaimRecord[]> {
@@ -237,7 +257,7 @@ export async function listClaims(db: Database, scope: StoreScope, sourceOrderId:
   });
   if (!order) throw notFound;
   const rows = await db.claim.findMany({ where: { orderId: order.id }, include: claimInclude, orderBy: [{ createdOn: 'asc' }, { id: 'asc' }] });
-  return rows.map(toClaimRecord);
+  return withPhotos(db, rows);
 }
 
 /**
@@ -251,7 +271,7 @@ export async function setClaimStatus(db: Database, actor: Actor, id: string, sta
       SELECT status FROM claims WHERE id = ${id}::uuid AND (${storeId ?? null}::uuid IS NULL OR store_id = ${storeId ?? null}::uuid) FOR UPDATE`;
     const current = locked[0]?.status;
     if (current === undefined) throw new AppError('not_found', `No claim with id "${id}".`);
-    if (current === status) return toClaimRecord(await tx.claim.findUniqueOrThrow({ where: { id }, include: claimInclude }));
+    if (current === status) return withPhotosOne(tx, await tx.claim.findUniqueOrThrow({ where: { id }, include: claimInclude }));
     if (!CLAIM_TRANSITIONS[current].includes(status)) {
       const allowed = CLAIM_TRANSITIONS[current];
       throw new AppError(
@@ -260,7 +280,8 @@ export async function setClaimStatus(db: Database, actor: Actor, id: string, sta
       );
     }
     const resolved = !OPEN_CLAIM_STATUSES.includes(status);
-    const claim = toClaimRecord(
+    const claim = await withPhotosOne(
+      tx,
       await tx.claim.update({
         where: { id },
         data: { status, updatedOn: now, ...(resolved ? { resolvedOn: now } : {}) },
@@ -291,7 +312,7 @@ export async function listStoreClaims(
     take: limit + 1,
   });
   const { page, nextCursor } = pageOf(rows, limit);
-  return { claims: page.map(toClaimRecord), nextCursor };
+  return { claims: await withPhotos(db, page), nextCursor };
 }
 
 /** A claim's status changes, oldest first, each with who made it. */

@@ -50,6 +50,8 @@ interface Limit {
   durationSeconds: number;
   /** What the limit is counted against, in words, for the 429 message. */
   per: string;
+  /** Said to a shopper on the claim page rather than to a developer. */
+  forShoppers?: true;
 }
 
 export interface RateLimiting {
@@ -94,7 +96,13 @@ function setHeaders(res: Response, limit: Limit, result: RateLimiterRes): void {
 
 export function createRateLimiting(databaseUrl: string, settings: RateLimitSettings, observer?: RateLimitObserver): RateLimiting {
   const pool = createPool(databaseUrl, { max: 4, applicationName: 'order-protection-rate-limits' });
-  const define = (name: LimitName, points: number, durationSeconds: number, per: string): Limit => ({ name, points, durationSeconds, per });
+  const define = (name: LimitName, points: number, durationSeconds: number, per: string): Limit => ({
+    name,
+    points,
+    durationSeconds,
+    per,
+    ...(name === 'shopper_ip' || name === 'lookup_ip' || name === 'lookup_order' ? { forShoppers: true as const } : {}),
+  });
   const limits: Record<LimitName, Limit> = {
     orders: define('orders', settings.ordersPerMinute, 60, 'per minute per store for orders and shipments'),
     addresses_minute: define('addresses_minute', settings.addressesPerMinute, 60, 'per minute per store for address verification'),
@@ -147,7 +155,9 @@ export function createRateLimiting(databaseUrl: string, settings: RateLimitSetti
     observer?.rejected(refused.limit.name);
     throw new AppError(
       'rate_limited',
-      `Rate limit of ${refused.limit.points} requests ${refused.limit.per} exceeded; retry after ${retryAfter} s with exponential backoff.`,
+      refused.limit.forShoppers
+        ? `Too many attempts. Please try again in ${Math.ceil(retryAfter / 60)} minute${retryAfter > 60 ? 's' : ''}.`
+        : `Rate limit of ${refused.limit.points} requests ${refused.limit.per} exceeded; retry after ${retryAfter} s with exponential backoff.`,
     );
   };
 
