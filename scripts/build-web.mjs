@@ -30,6 +30,7 @@ async function buildApp(app) {
     join(root, 'src'),
     join(root, 'index.html'),
     join(root, 'vite.config.ts'),
+    join(repo, 'web/shared'),
     join(repo, 'contract'),
     join(repo, 'package.json'),
     fileURLToPath(import.meta.url),

@@ -163,3 +163,20 @@ export async function inBrowser<T>(watched: Watched, context: BrowserContext, fl
     await context.close();
   }
 }
+
+/** The files a built app's index.html loads: its module scripts and stylesheets. */
+export function referencedFiles(html: string): { scripts: string[]; styles: string[] } {
+  const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1] as string);
+  const styles = [...html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)].map((match) => match[1] as string);
+  return { scripts, styles };
+}
+
+/** A built app's page, as its strict CSP needs it: every script a file, no inline style, nothing from elsewhere. */
+export function expectSelfContainedPage(html: string): void {
+  expect(html).toContain('<div id="root"></div>');
+  expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  expect(html).not.toMatch(/<style\b/);
+  expect(html).not.toMatch(/\sstyle=/);
+  expect(html).not.toMatch(/https?:\/\//);
+  expect(referencedFiles(html).scripts.length).toBeGreaterThan(0);
+}

@@ -5,7 +5,7 @@ import { initClient, tsRestFetchApi } from '@ts-rest/core';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { consoleContract, CSRF_HEADER, type ConsoleSession } from '../../../contract/console/index.js';
-import { ErrorResponse, type FieldError } from '../../../contract/errors.js';
+import { ApiError, bodyOf, failureMessage } from '../../shared/api-errors';
 import { CONSOLE_ROLES, policyOf, type ConsoleRole } from '../../../contract/policy.js';
 
 export type Session = z.infer<typeof ConsoleSession>;
@@ -42,58 +42,10 @@ export async function sendBytes(method: 'PUT' | 'POST', path: string, file: Blob
   return { status: response.status, body };
 }
 
-/**
- * The typed client puts path parameters into the URL as they are; an order id or a tracking number
- * may hold "/", "#", "?" or "%", so every path parameter is passed through this (the server decodes it).
- */
-export const pathParam = (value: string) => encodeURIComponent(value);
-
-/** An error answer of the API, in its documented shape (or a stand-in when the body was not one). */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly fieldErrors: readonly FieldError[];
-
-  constructor(status: number, body: unknown) {
-    const parsed = ErrorResponse.safeParse(body);
-    super(parsed.success ? parsed.data.error : `The server answered ${status}. Try again in a moment.`);
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = parsed.success ? parsed.data.error_code : 'internal_error';
-    this.fieldErrors = parsed.success ? parsed.data.errors : [];
-  }
-}
-
-interface AnyResponse {
-  status: number;
-  body: unknown;
-}
-
-/** The body of the expected answer; any other answer becomes an ApiError. */
-export function bodyOf<R extends AnyResponse, S extends R['status']>(response: R, status: S): Extract<R, { status: S }>['body'] {
-  if (response.status !== status) throw new ApiError(response.status, response.body);
-  return (response as Extract<R, { status: S }>).body;
-}
+export { ApiError, bodyOf, fieldError, pathParam, sentence } from '../../shared/api-errors';
 
 /** What to tell the user about a failed request. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
-  // fetch rejects with a TypeError when the network or the server is unreachable.
-  if (error instanceof TypeError) return 'The console could not reach the server. Check your connection and try again.';
-  return 'Something went wrong. Reload the page and try again.';
-}
-
-/** A field error as a sentence: the API writes "must not be empty", the page "Must not be empty." */
-export function sentence(message: string): string {
-  const text = message.charAt(0).toUpperCase() + message.slice(1);
-  return /[.!?]$/.test(text) ? text : `${text}.`;
-}
-
-/** The message for one field, if the server named it. */
-export function fieldError(error: unknown, field: string): string | undefined {
-  const message = error instanceof ApiError ? error.fieldErrors.find((item) => item.field === field)?.message : undefined;
-  return message === undefined ? undefined : sentence(message);
-}
+export const errorMessage = (error: unknown) => failureMessage(error, 'The console');
 
 /**
  * Whether a user of `role` may call a route, by the least role the contract declares for it: the

@@ -5,7 +5,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { api, bodyOf, errorMessage, fieldError, rememberSession, sessionQuery } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { Field } from '../components/Field';
+import { Field } from '../../../shared/Field';
 import { HOME_PATH, PRODUCT_NAME } from '../navigation';
 
 export function LoginPage() {

@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { PASSWORD_MIN_LENGTH, SetupRequest } from '../../../../contract/console/index.js';
 import { api, ApiError, bodyOf, errorMessage, fieldError, rememberSession, sentence, sessionQuery } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { Field } from '../components/Field';
+import { Field } from '../../../shared/Field';
 import { HOME_PATH, PRODUCT_NAME } from '../navigation';
 
 const route = getRouteApi('/setup');

@@ -9,7 +9,7 @@ import { consoleContract, ConsoleSettings, type ConsoleSettingsPatch } from '../
 import { api, ApiError, bodyOf, errorMessage, fieldError, sendBytes } from '../../api';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { Field } from '../../components/Field';
+import { Field } from '../../../../shared/Field';
 import { Facts, Section } from '../../components/Section';
 import { formatBytes } from '../../format';
 import { settingsQuery, type Settings } from './queries';

@@ -9,7 +9,7 @@ import { api, bodyOf, errorMessage, fieldError } from '../../api';
 import { CopyButton } from '../../components/CopyButton';
 import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { Field } from '../../components/Field';
+import { Field } from '../../../../shared/Field';
 import { Section } from '../../components/Section';
 import { formatDateTime } from '../../format';
 import { usersQuery, type User } from './queries';

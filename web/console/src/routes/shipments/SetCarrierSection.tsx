@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ApiError, bodyOf, errorMessage, fieldError, pathParam } from '../../api';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { Field } from '../../components/Field';
+import { Field } from '../../../../shared/Field';
 import { Section } from '../../components/Section';
 import type { ShipmentDetail } from './labels';
 import { shipmentQuery } from './queries';

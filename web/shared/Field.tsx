@@ -2,7 +2,7 @@
 // aria-describedby and aria-invalid, so a screen reader reads it with the field.
 import { useId, type InputHTMLAttributes } from 'react';
 
-interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'aria-invalid' | 'aria-describedby'> {
+interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'aria-invalid' | 'aria-describedby'> {
   label: string;
   /** The field's error, if any. */
   error?: string | undefined;
@@ -10,8 +10,9 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 
   hint?: string;
 }
 
-export function Field({ label, error, hint, ...input }: FieldProps) {
-  const id = useId();
+export function Field({ label, error, hint, id: givenId, ...input }: FieldProps) {
+  const ownId = useId();
+  const id = givenId ?? ownId;
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hint === undefined ? undefined : hintId, error === undefined ? undefined : errorId].filter(Boolean).join(' ');
