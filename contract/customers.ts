@@ -85,6 +85,9 @@ export const CustomerOrderData = z.object({
       notes: z
         .array(z.object({ status: z.enum(CLAIM_STATUSES), note: z.string(), created_at: DateTime }))
         .describe('The notes written on its status changes.'),
+      photo_urls: z
+        .array(z.string())
+        .describe("The shopper's photos: download each with the store's key (GET, a JPEG) to hand them over."),
     }),
   ),
   refund_notes: z.array(z.object({ refund_id: z.string(), note: z.string() })).describe('Free-text notes of its refunds.'),

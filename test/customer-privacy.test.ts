@@ -5,10 +5,13 @@
 // store.redact (48 hours later, on a moved clock) and its cancellation.
 import { createHash, createHmac } from 'node:crypto';
 import PgBoss from 'pg-boss';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import type { AddressVerifier } from '../server/domain/addresses.js';
 import { setClaimStatus } from '../server/domain/claims.js';
+import { uploadClaimPhoto } from '../server/domain/claim-photos.js';
+import { postgresPhotoStore } from '../server/domain/photo-store.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { runDuePrivacyRequests } from '../server/domain/store-redaction.js';
 import { PRIVACY_REQUESTS_CRON, PRIVACY_REQUESTS_QUEUE } from '../server/jobs/privacy-requests.js';
@@ -112,6 +115,11 @@ describe('POST /v2/customers/data_request', () => {
     const second = await orderOf(ada);
     await orderOf(other);
     const claimId = await fileClaim(second, ada.claimText);
+    // A photo the shopper attached: the export points at it, for the store to hand it over.
+    const secondOrder = await service.db.order.findFirstOrThrow({ where: { storeId: shop.store.id, sourceOrderId: second } });
+    const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#456' } }).jpeg().toBuffer();
+    const photo = await uploadClaimPhoto(service.db, postgresPhotoStore(service.db), { storeId: shop.store.id, orderId: secondOrder.id }, jpeg, new Date());
+    await service.db.claimPhoto.update({ where: { id: photo.id }, data: { claimId } });
     await setClaimStatus(service.db, TEST_OPERATOR, claimId, 'in_review', service.clock.now(), ada.claimNote);
     await refund(second, ada.refundNote);
 
@@ -131,7 +139,16 @@ describe('POST /v2/customers/data_request', () => {
     });
     expect(orders[1]).toMatchObject({
       customer: { email: ada.email },
-      claims: [{ id: claimId, reason: 'damaged', status: 'in_review', description: ada.claimText, notes: [{ status: 'in_review', note: ada.claimNote }] }],
+      claims: [
+        {
+          id: claimId,
+          reason: 'damaged',
+          status: 'in_review',
+          description: ada.claimText,
+          notes: [{ status: 'in_review', note: ada.claimNote }],
+          photo_urls: [`/v1/claims/${claimId}/photos/${photo.id}`],
+        },
+      ],
       refund_notes: [{ refund_id: `rf-${second}`, note: ada.refundNote }],
     });
     // Nothing of the other shopper.

@@ -1561,6 +1561,8 @@ export interface components {
                         /** Format: date-time */
                         created_at: string;
                     }[];
+                    /** @description The shopper's photos: download each with the store's key (GET, a JPEG) to hand them over. */
+                    photo_urls: string[];
                 }[];
                 /** @description Free-text notes of its refunds. */
                 refund_notes: {

@@ -589,6 +589,10 @@ export interface CustomerDataExport {
         note: string;
         created_at: string;
       }>;
+      /**
+       * The shopper's photos: download each with the store's key (GET, a JPEG) to hand them over.
+       */
+      photo_urls: string[];
     }>;
     /** Free-text notes of its refunds. */
     refund_notes: Array<{

@@ -80,6 +80,7 @@ export interface CustomerOrderData {
     createdOn: Date;
     description: string | null;
     notes: Array<{ status: ClaimStatus; note: string; createdAt: Date }>;
+    photoIds: string[];
   }>;
   refundNotes: Array<{ refundId: string; note: string }>;
   quoteCartItems: unknown;
@@ -104,7 +105,7 @@ export async function exportCustomerData(db: Database, owner: Owner, input: Cust
     orderBy: [{ createdOn: 'asc' }, { sourceOrderId: 'asc' }],
     include: {
       lineItems: { orderBy: { position: 'asc' } },
-      claims: { orderBy: { createdOn: 'asc' }, include: { history: { orderBy: { id: 'asc' } } } },
+      claims: { orderBy: { createdOn: 'asc' }, include: { history: { orderBy: { id: 'asc' } }, photos: { select: { id: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } } },
       refunds: { orderBy: { receivedAt: 'asc' } },
       quote: { select: { cartItems: true } },
     },
@@ -131,6 +132,7 @@ export async function exportCustomerData(db: Database, owner: Owner, input: Cust
         createdOn: claim.createdOn,
         description: claim.description,
         notes: claim.history.flatMap((change) => (change.note === null ? [] : [{ status: change.toStatus, note: change.note, createdAt: change.createdAt }])),
+        photoIds: claim.photos.map((photo) => photo.id),
       })),
       refundNotes: order.refunds.flatMap((refund) => (refund.note === null ? [] : [{ refundId: refund.sourceRefundId, note: refund.note }])),
       quoteCartItems: order.quote?.cartItems ?? null,

@@ -3,6 +3,9 @@ import type { z } from 'zod';
 import type { ClaimResponse } from '../../contract/index.js';
 import type { ClaimRecord } from '../domain/claims.js';
 
+/** Where the store's key downloads a claim's photo. */
+export const claimPhotoUrl = (claimId: string, photoId: string) => `/v1/claims/${encodeURIComponent(claimId)}/photos/${encodeURIComponent(photoId)}`;
+
 export function toClaimResponse(claim: ClaimRecord): z.input<typeof ClaimResponse> {
   return {
     id: claim.id,
@@ -16,7 +19,7 @@ export function toClaimResponse(claim: ClaimRecord): z.input<typeof ClaimRespons
     channel: claim.channel,
     photos: claim.photos.map((photo) => ({
       id: photo.id,
-      url: `/v1/claims/${encodeURIComponent(claim.id)}/photos/${encodeURIComponent(photo.id)}`,
+      url: claimPhotoUrl(claim.id, photo.id),
       width: photo.width,
       height: photo.height,
       bytes: photo.bytes,

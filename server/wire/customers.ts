@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { CustomerDataExport, CustomerRedaction } from '../../contract/index.js';
 import type { CustomerDataResult, CustomerRedactionResult } from '../domain/customer-data.js';
+import { claimPhotoUrl } from './claims.js';
 
 type AddressOut = z.input<typeof CustomerDataExport>['orders'][number]['shipping_address'];
 type CartItemsOut = z.input<typeof CustomerDataExport>['orders'][number]['quote_cart_items'];
@@ -40,6 +41,7 @@ export function toCustomerDataExport(result: CustomerDataResult, generatedAt: Da
         created_on: claim.createdOn.toISOString(),
         description: claim.description,
         notes: claim.notes.map((note) => ({ status: note.status, note: note.note, created_at: note.createdAt.toISOString() })),
+        photo_urls: claim.photoIds.map((photoId) => claimPhotoUrl(claim.id, photoId)),
       })),
       refund_notes: order.refundNotes.map((refund) => ({ refund_id: refund.refundId, note: refund.note })),
       quote_cart_items: storedCartItems(order.quoteCartItems),
