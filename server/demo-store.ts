@@ -49,6 +49,7 @@ export function describeDemoStore(demo: DemoStore, publicUrl: string): string {
     `  live key: ${demo.liveKey.key}`,
     `  test key: ${demo.testKey.key}`,
     `The merchant console: ${publicUrl}/console (email ${demo.owner.email}, password ${demo.owner.password}, shown this once).`,
+    `The shoppers' claim page: ${publicUrl}/claims/${demo.store.slug} (a shopper finds an order there by its number and email).`,
     'Next: export API_KEY=<live key above>, then follow the README quickstart.',
     '',
   ].join('\n');

@@ -97,6 +97,16 @@ describe('npm start on the embedded database', () => {
       });
       expect(session.status).toBe(200);
       expect(await session.json()).toMatchObject({ user: { email: 'owner@demo-store.example', role: 'owner' }, store: { slug: 'demo-store' } });
+      // The claim page the banner names serves the demo store, and finds the quickstart's order.
+      const claimPage = /The shoppers' claim page: (\S+) /.exec(first.output());
+      expect(claimPage?.[1]).toBe(`${first.baseUrl}/claims/demo-store`);
+      expect((await fetch(claimPage?.[1] ?? '')).status).toBe(200);
+      const found = await fetch(`${first.baseUrl}/shopper/api/stores/demo-store/lookup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: first.baseUrl },
+        body: JSON.stringify({ order_number: '#1001', email: 'ada@example.com' }),
+      });
+      expect(found.status).toBe(200);
       const logLines = first.output().split('\n').filter((line) => line.startsWith('{'));
       for (const line of logLines) {
         expect(line).not.toContain(liveKey);
