@@ -5,6 +5,7 @@ import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleContract } from '../contract/console/index.js';
 import { contract } from '../contract/index.js';
+import { shopperContract } from '../contract/shopper/index.js';
 import { policyOf } from '../contract/policy.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
@@ -47,6 +48,20 @@ describe('every route of the console contract', () => {
     // A viewer reads; every change but to one's own session and password needs admin or owner.
     const ownSession = name === 'session.logout' || name === 'session.changePassword';
     if (!opensSession && route.method !== 'GET' && !ownSession) expect(['admin', 'owner']).toContain(policy?.role);
+  });
+});
+
+describe('every route of the claim page contract', () => {
+  it.each(routesOf(shopperContract))('%s declares a shopper policy', (name, route) => {
+    const policy = policyOf(route.metadata);
+    expect(route.path.startsWith('/shopper/api/stores/:store_slug')).toBe(true);
+    // Every request counts per IP address; the lookup also against the lookup limits.
+    expect(policy?.rateLimit).toBe(name === 'lookup' ? 'shopper_lookup' : 'shopper');
+    // Only the store's public page, its logo, the lookup and logging out go without a session.
+    const public_ = ['store', 'logo', 'lookup', 'logout'].includes(name);
+    expect(policy?.auth).toBe(public_ ? 'none' : 'shopper_session');
+    // The one body that is not JSON is the photo: the route judges its bytes.
+    expect(policy?.body).toBe(name === 'uploadPhoto' ? 'image' : 'json');
   });
 });
 
