@@ -6,6 +6,8 @@
 //   BENCH_SCALE=0            skip the scale run              BENCH_ONLY=a,b         only these scenarios (bench/scenarios.ts)
 //   BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=bench/results/prof"   extra node flags for the server child
 //   BENCH_OUTPUT=bench/results/latest.json   BENCH_SHARED_BUFFERS=1GB (PostgreSQL's shared_buffers)
+//   BENCH_REPEAT=3 (or `npm run bench -- --repeat 3`)   every scenario and its baseline N times: the
+//                            median ratio and the spread are reported
 //
 // A quick check that the harness still starts, measures and prints (about half a minute):
 //   BENCH_SCALE=0 BENCH_DURATION=1 BENCH_WARMUP=0 BENCH_ONLY=quote_create BENCH_OUTPUT=/tmp/bench.json npm run bench
@@ -24,7 +26,18 @@ function numberFromEnv(name: string, fallback: number): number {
   return value;
 }
 
+/** `--repeat N` on the command line, else BENCH_REPEAT, else 1. */
+function repeatCount(): number {
+  const flag = process.argv.indexOf('--repeat');
+  const raw = flag >= 0 ? process.argv[flag + 1] : process.env.BENCH_REPEAT;
+  if (raw === undefined || raw === '') return 1;
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1) throw new Error('--repeat (BENCH_REPEAT) must be a whole number of runs, 1 or more');
+  return count;
+}
+
 export const config = {
+  repeat: repeatCount(),
   duration: numberFromEnv('BENCH_DURATION', 10),
   connections: numberFromEnv('BENCH_CONNECTIONS', 16),
   warmup: numberFromEnv('BENCH_WARMUP', 2),

@@ -8,7 +8,7 @@ import autocannon from 'autocannon';
 import { config, log, round } from './config.js';
 import type { Target, TargetKind } from './targets.js';
 
-type AutocannonRequest = autocannon.Request;
+export type AutocannonRequest = autocannon.Request;
 type AutocannonResult = autocannon.Result;
 
 // ---------------------------------------------------------------------------------------------

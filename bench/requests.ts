@@ -2,7 +2,7 @@
 // the contract's own request schemas so that they cannot drift from what the API accepts.
 import type { z } from 'zod';
 import type { OrderRequest } from '../contract/orders.js';
-import type { OrderPlacedMessage } from '../contract/webhooks.js';
+import type { FulfillmentCreatedMessage, OrderPlacedMessage, RefundCreatedMessage } from '../contract/webhooks.js';
 import { computeCheckDigit } from '../server/domain/carriers.js';
 
 export const SHIPPING_DETAILS = {
@@ -50,6 +50,21 @@ export function orderPlacedMessage(merchant: string, orderId: string, n: number)
         { id: 'l2', sku: 'SHIPPING-PROTECTION', title: 'Shipping protection', unit_price_cents: 188, quantity: 1 },
       ],
     },
+  };
+}
+
+/** A fulfilment of a pushed order: one parcel, its carrier detected from the number. */
+export function fulfillmentCreatedMessage(merchant: string, orderId: string, fulfillmentId: string, trackingNumber: string): z.input<typeof FulfillmentCreatedMessage> {
+  return { merchant, event: 'fulfillment.created', order: { id: orderId }, fulfillment: { id: fulfillmentId, shipments: [{ tracking_number: trackingNumber }] } };
+}
+
+/** A refund of a pushed order's protection line (1.88): its premium is reversed. */
+export function refundCreatedMessage(merchant: string, orderId: string, refundId: string): z.input<typeof RefundCreatedMessage> {
+  return {
+    merchant,
+    event: 'refund.created',
+    order: { id: orderId },
+    refund: { id: refundId, amount_cents: 188, created_at: '2026-11-24T09:30:00Z', items: [{ sku: 'SHIPPING-PROTECTION', refunded_cents: 188 }] },
   };
 }
 

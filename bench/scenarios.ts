@@ -4,8 +4,8 @@
 // that needs a fresh id, body or signature gets it in `setup`; what the server confirmed it created
 // is remembered in Counters for the reads and the shipments that follow.
 import { signWebhook } from '../contract/webhook-signature.js';
-import type { Scenario } from './measurement.js';
-import { orderPlacedMessage, orderRequest, upsTrackingNumber } from './requests.js';
+import type { AutocannonRequest, Scenario } from './measurement.js';
+import { fulfillmentCreatedMessage, orderPlacedMessage, orderRequest, refundCreatedMessage, upsTrackingNumber } from './requests.js';
 import { PLATFORM_SECRET, PLATFORM_SLUG, type Seeded } from './seed.js';
 
 export interface Counters {
@@ -13,14 +13,30 @@ export interface Counters {
   shipments: number;
   addresses: number;
   webhooks: number;
+  fulfillments: number;
+  refunds: number;
   inserts: number;
   /** What the server confirmed it created (201), for the reads and the shipments. */
   createdOrders: string[];
   createdShipments: string[];
   createdInserts: string[];
+  /** The orders a platform's order.placed messages created, for its fulfilments and refunds. */
+  pushedOrders: string[];
 }
 
-export const newCounters = (): Counters => ({ orders: 0, shipments: 0, addresses: 0, webhooks: 0, inserts: 0, createdOrders: [], createdShipments: [], createdInserts: [] });
+export const newCounters = (): Counters => ({
+  orders: 0,
+  shipments: 0,
+  addresses: 0,
+  webhooks: 0,
+  fulfillments: 0,
+  refunds: 0,
+  inserts: 0,
+  createdOrders: [],
+  createdShipments: [],
+  createdInserts: [],
+  pushedOrders: [],
+});
 
 const pick = (values: readonly string[]): string => {
   if (values.length === 0) throw new Error('nothing created to read');
@@ -148,11 +164,54 @@ export function serverScenarios(seeded: Seeded, counters: Counters, runId: strin
       headers: json,
       setup: (req) => {
         counters.webhooks += 1;
-        const raw = JSON.stringify(orderPlacedMessage(seeded.store.slug, `push-${runId}-${counters.webhooks}`, counters.webhooks));
-        return { ...req, body: raw, headers: { ...json, 'x-webhook-signature': signWebhook(PLATFORM_SECRET, raw) } };
+        return signed(req, orderPlacedMessage(seeded.store.slug, `push-${runId}-${counters.webhooks}`, counters.webhooks));
+      },
+      onResponse: (status, body) => {
+        const id = status === 200 || status === 201 ? fieldOf(body, 'order_id') : undefined;
+        if (id !== undefined) counters.pushedOrders.push(id);
+      },
+    },
+    // A fulfilment burst: each message brings one new tracking number for one of the pushed orders.
+    {
+      name: 'webhook_fulfillment_created',
+      baseline: 'insert',
+      method: 'POST',
+      path: `/api/webhooks/${PLATFORM_SLUG}`,
+      headers: json,
+      setup: (req) => {
+        counters.fulfillments += 1;
+        const n = counters.fulfillments;
+        const orderId = pushedOrder(counters, n);
+        return signed(req, fulfillmentCreatedMessage(seeded.store.slug, orderId, `ful-${runId}-${n}`, upsTrackingNumber(`F${shipmentPrefix.slice(1)}`, n)));
+      },
+    },
+    // Refunds of the protection line, one per pushed order (past those, a refund reverses nothing more).
+    {
+      name: 'webhook_refund_created',
+      baseline: 'insert',
+      method: 'POST',
+      path: `/api/webhooks/${PLATFORM_SLUG}`,
+      headers: json,
+      setup: (req) => {
+        counters.refunds += 1;
+        const n = counters.refunds;
+        return signed(req, refundCreatedMessage(seeded.store.slug, pushedOrder(counters, n), `ref-${runId}-${n}`));
       },
     },
   ];
+}
+
+/** The n-th pushed order, round and round. */
+function pushedOrder(counters: Counters, n: number): string {
+  const orders = counters.pushedOrders;
+  if (orders.length === 0) throw new Error('no pushed order to fulfil or refund: webhook_order_placed runs first');
+  return orders[n % orders.length] as string;
+}
+
+/** A platform message, signed as the platform signs it. */
+function signed(req: AutocannonRequest, message: unknown): AutocannonRequest {
+  const raw = JSON.stringify(message);
+  return { ...req, body: raw, headers: { 'content-type': 'application/json', 'x-webhook-signature': signWebhook(PLATFORM_SECRET, raw) } };
 }
 
 /** The baselines: echo and insert, which the scenarios' ratios are taken against, and select, a reference for the reads. */

@@ -3,7 +3,9 @@
 // them (SKIP LOCKED), and a crashed worker's job expires and is retried.
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
+import type pg from 'pg';
 import type { Transaction } from '../db/client.js';
+import type { QueueWriter } from '../domain/tracking.js';
 
 export async function startJobQueue(options: { databaseUrl: string; logger: Logger; schedules: boolean }): Promise<PgBoss> {
   const boss = new PgBoss({
@@ -18,14 +20,19 @@ export async function startJobQueue(options: { databaseUrl: string; logger: Logg
   return boss;
 }
 
+/** Objects travel as JSON text, as pg-boss's own driver would send them. */
+const asParameters = (values: unknown[] | undefined) =>
+  (values ?? []).map((value: unknown) => (value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value));
+
 /** pg-boss writes through our transaction, so a job commits (or not) with the change that makes it. */
 export function inTransaction(tx: Transaction): PgBoss.Db {
-  return {
-    executeSql: async (text, values) => {
-      const params = (values ?? []).map((value: unknown) =>
-        value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value,
-      );
-      return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...params) };
-    },
-  };
+  return { executeSql: async (text, values) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...asParameters(values)) }) };
 }
+
+/** The same, on a connection in a transaction of its own (node-postgres, without Prisma's layer). */
+export function onConnection(client: pg.ClientBase): PgBoss.Db {
+  return { executeSql: async (text, values) => ({ rows: (await client.query(text, asParameters(values))).rows as unknown[] }) };
+}
+
+/** Where a job is written: the change's Prisma transaction, or its connection. */
+export const queueDb = (writer: QueueWriter): PgBoss.Db => ('tx' in writer ? inTransaction(writer.tx) : onConnection(writer.client));
