@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { createCallerCache } from '../server/domain/api-key-cache.js';
 import { issueApiKey, revokeApiKey, type Caller } from '../server/domain/api-keys.js';
+import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { signWebhook } from '../contract/webhook-signature.js';
 import { call } from './support/http.js';
 import { createTestDatabase, seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 
@@ -106,6 +108,44 @@ describe('when the notification channel drops', () => {
     await admin.query("SELECT pg_notify('api_key_changes', 'api_keys')");
     await b.settled();
     expect((await quoteWith(b, next.key)).status).toBe(401);
+  });
+});
+
+describe('platforms and their stores, for platform webhooks', () => {
+  /** An order.placed message to `service`, signed with `secret`. */
+  async function push(service: TestService, platform: string, secret: string, orderId: string) {
+    const raw = JSON.stringify({
+      merchant: shop.store.slug,
+      event: 'order.placed',
+      order: { id: orderId, number: `#${orderId}`, created_at: '2026-11-20T10:00:00Z', line_items: [{ id: 'l1', sku: 'MUG', title: 'Mug', unit_price_cents: 1500, quantity: 1 }] },
+    });
+    return call(service.baseUrl, 'POST', `/api/webhooks/${platform}`, { rawBody: raw, headers: { 'content-type': 'application/json', 'x-webhook-signature': signWebhook(secret, raw) } });
+  }
+
+  it('are served from memory, and every instance hears a rotated secret and a removed connection at once', async () => {
+    const platform = `plat-${Date.now()}`;
+    const first = 'whsec_first_secret_0123456789';
+    const second = 'whsec_second_secret_0123456789';
+    await createPlatform(a.db, TEST_OPERATOR, platform, first);
+    await connectStore(a.db, TEST_OPERATOR, shop.store.slug, platform);
+    expect((await push(b, platform, first, `${platform}-1`)).status).toBe(200);
+    // Served from memory: a change nobody is told of goes unseen.
+    await admin.query("SET session_replication_role = 'replica'");
+    try {
+      await admin.query('UPDATE platforms SET secret = $1 WHERE slug = $2', [second, platform]);
+    } finally {
+      await admin.query("SET session_replication_role = 'origin'");
+    }
+    expect((await push(b, platform, first, `${platform}-2`)).status).toBe(200);
+    // A rotation through the database's triggers reaches the instance.
+    await admin.query('UPDATE platforms SET secret = $1 WHERE slug = $2', [second, platform]);
+    await b.settled();
+    expect((await push(b, platform, first, `${platform}-3`)).status).toBe(401);
+    expect((await push(b, platform, second, `${platform}-4`)).status).toBe(200);
+    // A connection removed: the store no longer takes the platform's messages, on any instance.
+    await admin.query('DELETE FROM store_platforms WHERE platform_id = (SELECT id FROM platforms WHERE slug = $1)', [platform]);
+    await b.settled();
+    expect((await push(b, platform, second, `${platform}-5`)).status).toBe(404);
   });
 });
 

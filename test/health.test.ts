@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineVerifier } from '../server/addresses/offline.js';
 import { createApp } from '../server/app.js';
 import { createDatabase, type Database } from '../server/db/client.js';
-import { createCallerCache } from '../server/domain/api-key-cache.js';
+import { createCallerCache, createChangeCache } from '../server/domain/api-key-cache.js';
 import { readMigrations } from '../server/db/migrate.js';
 import { systemClock } from '../server/domain/clock.js';
 import type { PollScheduler } from '../server/domain/tracking.js';
@@ -26,7 +26,14 @@ async function startAppOn(db: Database): Promise<{ baseUrl: string; close(): Pro
   const app = createApp({
     db,
     // The probes use no key; the database may be unreachable, so nothing listens for key changes.
-    apiKeys: { callers: createCallerCache({ trustworthy: () => false }), listening: false, sync: async () => {}, stop: async () => {} },
+    apiKeys: {
+      callers: createCallerCache({ trustworthy: () => false }),
+      platforms: createChangeCache({ trustworthy: () => false, freeze: (value) => value }),
+      connectedStores: createChangeCache({ trustworthy: () => false, freeze: (value) => value }),
+      listening: false,
+      sync: async () => {},
+      stop: async () => {},
+    },
     clock: systemClock,
     logger: createLogger('silent'),
     tracking: { providerName: 'sandbox', scheduler },

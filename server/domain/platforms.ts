@@ -6,6 +6,7 @@ import { recordAudit } from './audit.js';
 import { AppError } from './errors.js';
 import { SLUG_PATTERN, SLUG_RULE } from './slug.js';
 import { toStoreContext, type StoreContext } from './stores.js';
+import type { PlatformCaches } from './api-key-cache.js';
 
 export const MIN_SECRET_LENGTH = 16;
 
@@ -30,9 +31,14 @@ export async function createPlatform(db: Database, actor: Actor, slug: string, s
   }
 }
 
-export async function findPlatform(db: Database, slug: string): Promise<PlatformRecord | null> {
+export async function findPlatform(db: Database, slug: string, caches?: PlatformCaches): Promise<PlatformRecord | null> {
   if (!SLUG_PATTERN.test(slug)) return null;
-  return db.platform.findUnique({ where: { slug }, select: { id: true, slug: true, secret: true } });
+  const cached = caches?.platforms.get(slug);
+  if (cached !== undefined) return cached;
+  const generation = caches?.platforms.generation() ?? 0;
+  const platform = await db.platform.findUnique({ where: { slug }, select: { id: true, slug: true, secret: true } });
+  if (platform !== null) caches?.platforms.set(slug, platform, generation);
+  return platform;
 }
 
 /** Connects a store to a platform; connecting twice is a no-op. */
@@ -52,9 +58,15 @@ export async function connectStore(db: Database, actor: Actor, storeSlug: string
 }
 
 /** The store a message names, if it has the platform connected (404 otherwise, as for an unknown store). */
-export async function connectedStore(db: Database, platform: { id: string; slug: string }, storeSlug: string): Promise<StoreContext> {
+export async function connectedStore(db: Database, platform: { id: string; slug: string }, storeSlug: string, caches?: PlatformCaches): Promise<StoreContext> {
+  const key = `${platform.id}:${storeSlug}`;
+  const cached = caches?.connectedStores.get(key);
+  if (cached !== undefined) return cached;
+  const generation = caches?.connectedStores.generation() ?? 0;
   // One statement (the store, filtered on the link existing), where reading the link with its store takes two.
   const store = await db.store.findFirst({ where: { slug: storeSlug, platforms: { some: { platformId: platform.id } } } });
   if (!store) throw new AppError('not_found', `No store "${storeSlug}" connected to platform "${platform.slug}".`);
-  return toStoreContext(store);
+  const context = toStoreContext(store);
+  caches?.connectedStores.set(key, context, generation);
+  return context;
 }

@@ -8,6 +8,7 @@ import type { Database } from '../db/client.js';
 import type { Clock } from '../domain/clock.js';
 import { AppError } from '../domain/errors.js';
 import { findPlatform } from '../domain/platforms.js';
+import type { PlatformCaches } from '../domain/api-key-cache.js';
 import { matchingSigner, wooCommerceSigners } from '../domain/woocommerce-orders.js';
 import { verifyEasyPostWebhook } from '../tracking/easypost.js';
 import { isFormPing } from './body.js';
@@ -21,7 +22,7 @@ const signatureProblems = {
   mismatch: 'The signature does not match the body.',
 } as const;
 
-export function authenticateSignature(deps: { db: Database; clock: Clock; easyPostWebhookSecret?: string | undefined }): RequestHandler {
+export function authenticateSignature(deps: { db: Database; clock: Clock; apiKeys?: PlatformCaches; easyPostWebhookSecret?: string | undefined }): RequestHandler {
   return (req, _res, next) => {
     const auth = routePolicy(req)?.auth;
     if (auth === 'easypost_signature') {
@@ -57,7 +58,7 @@ export function authenticateSignature(deps: { db: Database; clock: Clock; easyPo
     if (auth !== 'webhook_signature') return next();
 
     const slug = String(req.params.platform_slug ?? '');
-    findPlatform(deps.db, slug)
+    findPlatform(deps.db, slug, deps.apiKeys)
       .then((platform) => {
         if (!platform) throw new AppError('not_found', `No platform "${slug}".`);
         const rawBody = req.rawBody ?? Buffer.alloc(0);

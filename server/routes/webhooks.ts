@@ -16,11 +16,11 @@ const s = initServer();
 
 type Acknowledgement = z.input<typeof WebhookAcknowledgement>;
 
-export const webhooksRouter = ({ db, clock, tracking, metrics, logger }: AppDeps) =>
+export const webhooksRouter = ({ db, clock, tracking, metrics, logger, apiKeys }: AppDeps) =>
   s.router(webhooksContract, {
     receive: async ({ body, req, res }) => {
       if (!req.platform) throw new AppError('unauthorized', 'The message is not signed.');
-      const store = await connectedStore(db, req.platform, body.merchant);
+      const store = await connectedStore(db, req.platform, body.merchant, apiKeys);
       const scope = { store, actor: { kind: 'platform', platform: req.platform.slug } } as const;
       const now = clock.now();
       let ack: Acknowledgement;
