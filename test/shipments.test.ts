@@ -357,6 +357,28 @@ describe('tracking', () => {
     expect(shipment).toMatchObject({ expected_delivery_date: '2026-12-01', tracking_url: 'https://track.example/1' });
   });
 
+  it('keeps the scans of a report older than one already applied, but not its status (crossing polls)', async () => {
+    const trackingNumber = plainNumber();
+    const { id, createdOn } = await registered(trackingNumber, 'ups');
+    const scan = (minutes: number, status: 'Active' | 'Delivered') => ({
+      status,
+      subtag: null,
+      message: `${status} at +${minutes} min`,
+      location: { city: null, state: null, zip: null, country: 'US' },
+      occurredAt: new Date(createdOn.getTime() + minutes * 60_000),
+      source: 'test',
+    });
+    const later = new Date(createdOn.getTime() + 2 * 3600_000);
+    const earlier = new Date(createdOn.getTime() + 3600_000);
+    await applyTrackingReport(service.db, { kind: 'system', job: 'test' }, id, { deliveryStatus: 'Delivered', checkpoints: [scan(90, 'Delivered')], expectedDeliveryDate: null, trackingUrl: null }, later);
+    // A poll fetched an hour earlier lands after it: the shipment stays delivered, the scan is kept.
+    const answered = await applyTrackingReport(service.db, { kind: 'system', job: 'test' }, id, { deliveryStatus: 'Active', checkpoints: [scan(30, 'Active')], expectedDeliveryDate: null, trackingUrl: null }, earlier);
+    expect(answered).toBe('Delivered');
+    const shipment = await read(trackingNumber);
+    expect(shipment.delivery_status).toBe('Delivered');
+    expect(shipment.checkpoints.map((checkpoint: { message: string }) => checkpoint.message)).toEqual(['Active at +30 min', 'Delivered at +90 min']);
+  });
+
   it('does not poll an unknown carrier: it tells the merchant instead', async () => {
     const trackingNumber = plainNumber();
     const { id } = await registered(trackingNumber);

@@ -3,9 +3,9 @@
 import type { PlatformScope } from './actor.js';
 import type { z } from 'zod';
 import type { FulfillmentCreatedMessage } from '../../contract/webhooks.js';
-import { isUniqueViolation, type Database } from '../db/client.js';
-import { lockMessageTarget } from './pushed-orders.js';
-import { registerShipment, resolveCourier, type ShipmentTracking } from './shipments.js';
+import { inConnectionTransaction, type Database, type HotStatement } from '../db/client.js';
+import { orderNotYetIngested } from './pushed-orders.js';
+import { insertShipmentOn, resolveCourier, type ShipmentTracking } from './shipments.js';
 
 export type FulfillmentCreated = z.output<typeof FulfillmentCreatedMessage>;
 
@@ -15,13 +15,18 @@ export interface FulfillmentAcknowledgement {
   duplicate: boolean;
 }
 
+/**
+ * Registers the message's tracking numbers as shipments of the order, on one connection in one
+ * transaction (insertShipmentOn, as POST /v1/shipments does). The unique (store, fulfillment id)
+ * makes a concurrent redelivery wait, then find it taken: a duplicate that changes nothing. A number
+ * already active in the store (over REST, or by an earlier fulfilment) stays as it is.
+ */
 export async function ingestFulfillment(
   db: Database,
   tracking: ShipmentTracking,
   scope: PlatformScope,
   message: FulfillmentCreated,
   now: Date,
-  attempt = 1,
 ): Promise<FulfillmentAcknowledgement> {
   const { store } = scope;
   // The numbers are registered in one fixed order (sorted), so two fulfilments naming the same
@@ -29,38 +34,38 @@ export async function ingestFulfillment(
   const shipments = message.fulfillment.shipments
     .map((shipment) => ({ ...shipment, courier: resolveCourier(shipment, now) }))
     .sort((a, b) => (a.tracking_number < b.tracking_number ? -1 : a.tracking_number > b.tracking_number ? 1 : 0));
-  try {
-    return await db.$transaction(async (tx) => {
-      const target = await lockMessageTarget(tx, store.id, message.order.id);
-      if (target.kind === 'test') return { mode: 'test', shipmentsRegistered: 0, duplicate: false };
-      // The unique (store, fulfillment id) makes a concurrent redelivery wait here, then fail as a duplicate.
-      await tx.fulfillment.create({
-        data: { storeId: store.id, orderId: target.orderId, sourceFulfillmentId: message.fulfillment.id, receivedAt: now },
-      });
-      let registered = 0;
-      for (const shipment of shipments) {
-        // A number already active in the store (registered over REST, or by an earlier fulfilment) stays as it is.
-        const active = await tx.shipment.findFirst({
-          where: { storeId: store.id, trackingNumber: shipment.tracking_number, cancelledOn: null },
-          select: { id: true },
-        });
-        if (active) continue;
-        await registerShipment(tx, tracking, { storeId: store.id, orderId: target.orderId, actor: scope.actor }, shipment, shipment.courier, now);
-        registered += 1;
-      }
-      return { mode: 'live', shipmentsRegistered: registered, duplicate: false };
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      const first = await db.fulfillment.findUnique({
-        where: { storeId_sourceFulfillmentId: { storeId: store.id, sourceFulfillmentId: message.fulfillment.id } },
-      });
-      if (first) return { mode: 'live', shipmentsRegistered: 0, duplicate: true };
-      // Not a redelivery: a concurrent request (REST, or a fulfilment of another order) registered
-      // one of the numbers after this one found it free. Run again: that number is now active and is
-      // left as it is, like any number already registered. Each retry finds one more number taken.
-      if (attempt <= shipments.length) return ingestFulfillment(db, tracking, scope, message, now, attempt + 1);
+  return inConnectionTransaction(db, async (client) => {
+    const order = await client.query<{ id: string }>({ name: LOCK_ORDER.name, text: LOCK_ORDER.text, values: [store.id, message.order.id] });
+    const orderId = order.rows[0]?.id;
+    if (orderId === undefined) {
+      const test = await client.query({ name: TEST_ORDER.name, text: TEST_ORDER.text, values: [store.id, message.order.id] });
+      if (test.rows.length > 0) return { mode: 'test', shipmentsRegistered: 0, duplicate: false };
+      throw orderNotYetIngested(message.order.id);
     }
-    throw error;
-  }
+    const recorded = await client.query({ name: RECORD_FULFILLMENT.name, text: RECORD_FULFILLMENT.text, values: [store.id, orderId, message.fulfillment.id, now] });
+    if (recorded.rows.length === 0) return { mode: 'live', shipmentsRegistered: 0, duplicate: true };
+    let registered = 0;
+    for (const shipment of shipments) {
+      const outcome = await insertShipmentOn(client, tracking, { storeId: store.id, sourceOrderId: message.order.id, actor: scope.actor }, shipment, shipment.courier, now);
+      if (outcome.kind === 'inserted') registered += 1;
+    }
+    return { mode: 'live', shipmentsRegistered: registered, duplicate: false };
+  });
 }
+
+const LOCK_ORDER: HotStatement = {
+  name: 'op_lock_order',
+  text: 'SELECT id FROM orders WHERE store_id = $1::uuid AND source_order_id = $2 FOR UPDATE',
+};
+
+const TEST_ORDER: HotStatement = {
+  name: 'op_test_mode_order',
+  text: 'SELECT 1 FROM test_mode_orders WHERE store_id = $1::uuid AND source_order_id = $2',
+};
+
+/** The fulfilment, once: a redelivery (or a concurrent one) finds its id taken and inserts nothing. */
+const RECORD_FULFILLMENT: HotStatement = {
+  name: 'op_record_fulfillment',
+  text: `INSERT INTO fulfillments (store_id, order_id, source_fulfillment_id, received_at) VALUES ($1::uuid, $2::uuid, $3, $4::timestamptz)
+         ON CONFLICT (store_id, source_fulfillment_id) DO NOTHING RETURNING id`,
+};

@@ -153,5 +153,9 @@ export async function lockMessageTarget(tx: Transaction, storeId: string, source
   if (orderId !== undefined) return { kind: 'live', orderId };
   const test = await tx.testModeOrder.findUnique({ where: { storeId_sourceOrderId: { storeId, sourceOrderId } }, select: { id: true } });
   if (test) return { kind: 'test' };
-  throw new AppError('order_not_yet_ingested', `Order "${sourceOrderId}" has not been received yet; retry this message later.`);
+  throw orderNotYetIngested(sourceOrderId);
 }
+
+/** A message about an order not received yet: the platform retries it later. */
+export const orderNotYetIngested = (sourceOrderId: string) =>
+  new AppError('order_not_yet_ingested', `Order "${sourceOrderId}" has not been received yet; retry this message later.`);

@@ -5,7 +5,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { FieldError } from '../../contract/errors.js';
 import type { ShipmentRequest } from '../../contract/shipments.js';
-import { hotQuery, isUniqueViolation, type Database, type HotStatement, type Prisma, type Transaction } from '../db/client.js';
+import type pg from 'pg';
+import { hotQuery, inConnectionTransaction, type Database, type HotStatement, type Prisma, type Transaction } from '../db/client.js';
 import { toCheckpointResponse, toShipmentResponse } from '../wire/shipments.js';
 import type { Actor, StoreScope } from './actor.js';
 import { emitEvent, eventInsertSql, eventParameters, newEvent } from './events.js';
@@ -159,12 +160,9 @@ function itemsNotInOrder(
 
 /**
  * Registers a shipment over REST: on one connection, in one transaction, without Prisma's layer
- * (its interactive transaction cost about 3 ms of CPU a request). The order row is locked first,
- * as a fulfilment, a claim and a cancel take it, so this insert's foreign-key check never waits on
- * a fulfilment that waits on this number (a deadlock). Then, in one statement, the shipment and
- * its shipment.created event with its deliveries; then its first tracking poll, through pg-boss on
- * the same connection; then COMMIT. The (store, active tracking number) unique index refuses a
- * second registration.
+ * (its interactive transaction cost about 3 ms of CPU a request). Items named are checked against
+ * the order's lines under its lock; then insertShipmentOn writes the shipment, its event and its
+ * first poll. A number already active in the store is 409.
  */
 export async function createShipment(
   db: Database,
@@ -173,11 +171,51 @@ export async function createShipment(
   input: ShipmentInput,
   now: Date,
 ): Promise<ShipmentRecord> {
-  const { courier, message } = resolveCourier(input, now);
+  return inConnectionTransaction(db, async (client) => {
+    // Items named: the order's lines, under its lock, to check them against.
+    if ((input.source_product_ids ?? []).length > 0 || (input.line_items ?? []).length > 0) {
+      const lines = await client.query<{ source_id: string | null; source_product_id: string | null; quantity: number | null }>({
+        name: LOCK_ORDER_LINES.name,
+        text: LOCK_ORDER_LINES.text,
+        values: [scope.store.id, input.source_order_id],
+      });
+      if (lines.rows.length === 0) throw orderNotFound(input.source_order_id);
+      const orderLines = lines.rows.flatMap((line) => (line.source_id === null ? [] : [{ sourceId: line.source_id, sourceProductId: line.source_product_id, quantity: line.quantity ?? 0 }]));
+      const errors = itemsNotInOrder(input, orderLines);
+      if (errors.length > 0) throw new AppError('invalid_request', 'The shipment names items that are not in the order.', errors);
+    }
+    const outcome = await insertShipmentOn(client, tracking, { storeId: scope.store.id, sourceOrderId: input.source_order_id, actor: scope.actor }, input, resolveCourier(input, now), now);
+    if (outcome.kind === 'no_order') throw orderNotFound(input.source_order_id);
+    if (outcome.kind === 'number_taken') {
+      throw new AppError('conflict', `Tracking number "${input.tracking_number}" is already registered to an active shipment in this store.`);
+    }
+    return outcome.shipment;
+  });
+}
+
+export type ShipmentInsert = { kind: 'inserted'; shipment: ShipmentRecord } | { kind: 'number_taken' } | { kind: 'no_order' };
+
+/**
+ * Stores a shipment of an order, on a connection in a transaction: in one statement the order row
+ * locked (as a fulfilment, a claim and a cancel take it, so this insert's foreign-key check never
+ * waits on a fulfilment that waits on this number: a deadlock), the shipment, and its
+ * shipment.created event with a delivery per subscribed endpoint; then its first tracking poll,
+ * through pg-boss on the same connection. A number already active in the store inserts nothing
+ * (the unique index decides, so a REST create and a fulfilment racing for it give one shipment).
+ * The one way a shipment is made, whether registered over REST or pushed by a platform's fulfilment.
+ */
+export async function insertShipmentOn(
+  client: pg.ClientBase,
+  tracking: ShipmentTracking,
+  owner: { storeId: string; sourceOrderId: string; actor: Actor },
+  input: Pick<ShipmentInput, 'tracking_number' | 'source_product_ids' | 'line_items'>,
+  { courier, message }: ResolvedCourier,
+  now: Date,
+): Promise<ShipmentInsert> {
   const shipment: ShipmentRecord = {
     // Made here, so the event's data can hold it.
     id: randomUUID(),
-    storeId: scope.store.id,
+    storeId: owner.storeId,
     trackingNumber: input.tracking_number,
     courier,
     deliveryStatus: 'Active',
@@ -189,66 +227,35 @@ export async function createShipment(
     updatedOn: now,
     cancelledOn: null,
   };
-  const event = eventParameters(scope.store.id, scope.actor, newEvent('shipment.created', toShipmentResponse(shipment)), now);
-  const client = await db.pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    try {
-      // Items named: the order's lines, under its lock, to check them against.
-      if ((input.source_product_ids ?? []).length > 0 || (input.line_items ?? []).length > 0) {
-        const lines = await client.query<{ order_id: string; source_id: string | null; source_product_id: string | null; quantity: number | null }>({
-          name: LOCK_ORDER_LINES.name,
-          text: LOCK_ORDER_LINES.text,
-          values: [scope.store.id, input.source_order_id],
-        });
-        if (lines.rows.length === 0) throw orderNotFound(input.source_order_id);
-        const orderLines = lines.rows.flatMap((line) => (line.source_id === null ? [] : [{ sourceId: line.source_id, sourceProductId: line.source_product_id, quantity: line.quantity ?? 0 }]));
-        const errors = itemsNotInOrder(input, orderLines);
-        if (errors.length > 0) throw new AppError('invalid_request', 'The shipment names items that are not in the order.', errors);
-      }
-      const inserted = await client.query({
-        name: INSERT_SHIPMENT.name,
-        text: INSERT_SHIPMENT.text,
-        values: [
-          scope.store.id,
-          input.source_order_id,
-          shipment.id,
-          shipment.trackingNumber,
-          courier,
-          tracking.providerName,
-          input.source_product_ids ?? [],
-          input.line_items === undefined ? null : JSON.stringify(input.line_items),
-          JSON.stringify(shipment.merchantMessages),
-          now,
-          ...event,
-        ],
-      });
-      if (inserted.rows.length === 0) throw orderNotFound(input.source_order_id);
-      await tracking.scheduler.schedulePoll(shipment.id, { client });
-      await client.query('COMMIT');
-      return shipment;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackFailed: unknown) => {
-        broken = rollbackFailed instanceof Error ? rollbackFailed : new Error('rollback failed');
-      });
-      throw error;
-    }
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new AppError('conflict', `Tracking number "${input.tracking_number}" is already registered to an active shipment in this store.`);
-    }
-    throw error;
-  } finally {
-    // A connection whose rollback failed is not given back to the pool.
-    client.release(broken);
-  }
+  const event = eventParameters(owner.storeId, owner.actor, newEvent('shipment.created', toShipmentResponse(shipment)), now);
+  const inserted = await client.query<{ id: string | null; order_found: boolean }>({
+    name: INSERT_SHIPMENT.name,
+    text: INSERT_SHIPMENT.text,
+    values: [
+      owner.storeId,
+      owner.sourceOrderId,
+      shipment.id,
+      shipment.trackingNumber,
+      courier,
+      tracking.providerName,
+      input.source_product_ids ?? [],
+      input.line_items === undefined ? null : JSON.stringify(input.line_items),
+      JSON.stringify(shipment.merchantMessages),
+      now,
+      ...event,
+    ],
+  });
+  const row = inserted.rows[0];
+  if (row === undefined || !row.order_found) return { kind: 'no_order' };
+  if (row.id === null) return { kind: 'number_taken' };
+  await tracking.scheduler.schedulePoll(shipment.id, { client });
+  return { kind: 'inserted', shipment };
 }
 
 /** The order, locked, with its lines (one row per line; one row of nulls when it has none). */
 const LOCK_ORDER_LINES: HotStatement = {
   name: 'op_lock_order_lines',
-  text: `SELECT o.id AS order_id, l.source_id, l.source_product_id, l.quantity
+  text: `SELECT l.source_id, l.source_product_id, l.quantity
            FROM orders o LEFT JOIN order_line_items l ON l.order_id = o.id
           WHERE o.store_id = $1::uuid AND o.source_order_id = $2
             FOR UPDATE OF o`,
@@ -257,7 +264,7 @@ const LOCK_ORDER_LINES: HotStatement = {
 /** The event's parameters follow the shipment's ten. */
 const SHIPMENT_EVENT = eventInsertSql(11, { from: 's' });
 
-/** The order locked, the shipment, and its event with a delivery per subscribed endpoint; nothing when the order does not exist. */
+/** The order locked, the shipment unless its number is active, and its event; whether the order exists. */
 const INSERT_SHIPMENT: HotStatement = {
   name: 'op_insert_shipment',
   text: `WITH o AS (
@@ -266,48 +273,15 @@ const INSERT_SHIPMENT: HotStatement = {
            INSERT INTO shipments (id, store_id, order_id, tracking_number, courier, tracking_provider, source_product_ids, line_items,
                                   merchant_messages, created_on, updated_on)
            SELECT $3::uuid, $1::uuid, o.id, $4, $5, $6, $7::text[], $8::jsonb, $9::jsonb, $10::timestamptz, $10::timestamptz FROM o
+           ON CONFLICT (store_id, tracking_number) WHERE cancelled_on IS NULL DO NOTHING
            RETURNING id
          ), e AS (
            ${SHIPMENT_EVENT.event}
          ), deliveries AS (
            ${SHIPMENT_EVENT.deliveries}
          )
-         SELECT id FROM s`,
+         SELECT (SELECT id FROM s) AS id, EXISTS (SELECT 1 FROM o) AS order_found`,
 };
-
-/**
- * Stores a shipment of an order and commits its first tracking poll and its shipment.created event
- * with it. The one way a shipment is made, whether registered over REST or pushed by a platform's
- * fulfilment message.
- */
-export async function registerShipment(
-  tx: Transaction,
-  tracking: ShipmentTracking,
-  owner: { storeId: string; orderId: string; actor: Actor },
-  input: Pick<ShipmentInput, 'tracking_number' | 'source_product_ids' | 'line_items'>,
-  { courier, message }: ResolvedCourier,
-  now: Date,
-): Promise<ShipmentRecord> {
-  const row = await tx.shipment.create({
-    data: {
-      storeId: owner.storeId,
-      orderId: owner.orderId,
-      trackingNumber: input.tracking_number,
-      courier,
-      merchantMessages: message === null ? [] : ([message] as unknown as Prisma.InputJsonValue),
-      trackingProvider: tracking.providerName,
-      sourceProductIds: input.source_product_ids ?? [],
-      lineItems: input.line_items,
-      createdOn: now,
-      updatedOn: now,
-    },
-  });
-  await tracking.scheduler.schedulePoll(row.id, { tx });
-  // A shipment made just now has no scans yet: no need to read them back.
-  const shipment = toShipmentRecord({ ...row, checkpoints: [] });
-  await emitEvent(tx, owner.actor, owner.storeId, newEvent('shipment.created', toShipmentResponse(shipment)), now);
-  return shipment;
-}
 
 /** The active shipment with that number, else the latest cancelled one. */
 async function findShipment(db: Database | Transaction, storeId: string, trackingNumber: string) {
@@ -555,11 +529,14 @@ export async function applyTrackingReport(
   next?: { scheduler: PollScheduler; startAfter: Date },
 ): Promise<DeliveryStatus | null> {
   return db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<Array<{ delivery_status: DeliveryStatus }>>`
-      SELECT delivery_status FROM shipments WHERE id = ${shipmentId}::uuid FOR UPDATE`;
+    const locked = await tx.$queryRaw<Array<{ delivery_status: DeliveryStatus; last_polled_at: Date | null }>>`
+      SELECT delivery_status, last_polled_at FROM shipments WHERE id = ${shipmentId}::uuid FOR UPDATE`;
     const current = locked[0]?.delivery_status;
     if (current === undefined) return null;
     if (current === 'Cancelled') return current;
+    // A report as of a time before one already applied (two polls, or a poll and a provider's
+    // webhook, crossing): its scans are kept, its status would turn the clock back.
+    const stale = locked[0]?.last_polled_at != null && now < (locked[0].last_polled_at as Date);
     if (report.checkpoints.length > 0) {
       await tx.shipmentCheckpoint.createMany({
         data: report.checkpoints.map((checkpoint) => ({
@@ -578,6 +555,7 @@ export async function applyTrackingReport(
         skipDuplicates: true,
       });
     }
+    if (stale) return current;
     await tx.shipment.update({
       where: { id: shipmentId },
       data: {
