@@ -10,6 +10,7 @@ import type { StoreScope } from '../server/domain/actor.js';
 import { toStoreContext } from '../server/domain/stores.js';
 import { BODY_LIMIT_BYTES } from '../server/http/body.js';
 import { addressesRouter } from '../server/routes/addresses.js';
+import { DEFAULT_RATE_LIMITS } from '../server/http/rate-limit.js';
 
 export interface BenchApp {
   app: express.Express;
@@ -18,7 +19,10 @@ export interface BenchApp {
 }
 
 async function startBenchService(databaseUrl: string, poolSize: number): Promise<{ service: Service; stop(): Promise<void> }> {
-  const service = await composeService(offlineServiceOptions(databaseUrl, poolSize));
+  // The two-instance run turns the shared limits on, with a quote limit it can exhaust quickly.
+  const quoteLimit = process.env.BENCH_QUOTES_PER_MINUTE;
+  const rateLimits = quoteLimit === undefined ? null : { ...DEFAULT_RATE_LIMITS, quotesPerMinute: Number(quoteLimit) };
+  const service = await composeService({ ...offlineServiceOptions(databaseUrl, poolSize), rateLimits });
   return {
     service,
     stop: async () => {

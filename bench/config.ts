@@ -6,6 +6,7 @@
 //   BENCH_SCALE=0            skip the scale run              BENCH_ONLY=a,b         only these scenarios (bench/scenarios.ts)
 //   BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=bench/results/prof"   extra node flags for the server child
 //   BENCH_OUTPUT=bench/results/latest.json   BENCH_SHARED_BUFFERS=1GB (PostgreSQL's shared_buffers)
+//   BENCH_TWO_INSTANCES=0    skip the run with two server processes on one database
 //   BENCH_REPEAT=3 (or `npm run bench -- --repeat 3`)   every scenario and its baseline N times: the
 //                            median ratio and the spread are reported
 //
@@ -45,6 +46,7 @@ export const config = {
   scaleSmall: numberFromEnv('BENCH_SCALE_SMALL', 10_000),
   scaleLarge: numberFromEnv('BENCH_SCALE_LARGE', 1_000_000),
   scale: process.env.BENCH_SCALE !== '0',
+  twoInstances: process.env.BENCH_TWO_INSTANCES !== '0',
   only: (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   serverNodeOptions: (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
   output: resolve(root, process.env.BENCH_OUTPUT ?? 'bench/results/latest.json'),

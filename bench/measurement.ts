@@ -120,7 +120,7 @@ export interface Measurement {
 }
 
 /** Drives `scenario` at the configured concurrency for `seconds`, measuring nothing (warm-ups, fill-ups). */
-export async function fire(target: Target, scenario: Scenario, seconds: number, overallRate?: number): Promise<AutocannonResult> {
+export async function fire(target: Target, scenario: Scenario, seconds: number, overallRate?: number, connections = config.connections): Promise<AutocannonResult> {
   const request: AutocannonRequest = {
     method: scenario.method,
     path: scenario.path,
@@ -131,7 +131,7 @@ export async function fire(target: Target, scenario: Scenario, seconds: number, 
   };
   return autocannon({
     url: target.baseUrl,
-    connections: config.connections,
+    connections,
     duration: seconds,
     timeout: 30,
     ...(overallRate === undefined ? {} : { overallRate }),
@@ -143,16 +143,17 @@ export async function fire(target: Target, scenario: Scenario, seconds: number, 
  * One measured run of `scenario` against `target`: a warm-up (unless `warmup: false`), then
  * config.duration seconds at the configured concurrency, with the CPU each part spent per request.
  */
-export async function measure(target: Target, scenario: Scenario, options: { overallRate?: number; warmup?: boolean } = {}): Promise<Measurement> {
-  if (options.warmup !== false && config.warmup > 0) await fire(target, scenario, config.warmup);
+export async function measure(target: Target, scenario: Scenario, options: { overallRate?: number; warmup?: boolean; connections?: number } = {}): Promise<Measurement> {
+  const connections = options.connections ?? config.connections;
+  if (options.warmup !== false && config.warmup > 0) await fire(target, scenario, config.warmup, undefined, connections);
   const cpuBefore = cpuSnapshot(target);
-  const result = await fire(target, scenario, config.duration, options.overallRate);
+  const result = await fire(target, scenario, config.duration, options.overallRate, connections);
   const cpuAfter = cpuSnapshot(target);
   const measurement: Measurement = {
     name: scenario.name,
     target: target.kind,
     baseline: scenario.baseline,
-    connections: config.connections,
+    connections,
     durationSeconds: config.duration,
     ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),
     requestsPerSecond: round(result.requests.average, 1),

@@ -8,6 +8,7 @@ import { config, round } from './config.js';
 import type { Measurement } from './measurement.js';
 import type { CapturedPlans } from './plans.js';
 import type { ScaleResult } from './scale.js';
+import type { TwoInstancesResult } from './two-instances.js';
 
 export interface Result extends Measurement {
   /** The baseline run just before this one, and the ratio to it. */
@@ -54,7 +55,7 @@ function table(rows: string[][]): string {
  * passes. A ratio target is met by the median of the rounds, and, where it says "every round", by
  * the worst round too.
  */
-export function targetChecks(results: readonly Result[], halfRate: readonly Measurement[], scale: ScaleResult | null): TargetCheck[] {
+export function targetChecks(results: readonly Result[], halfRate: readonly Measurement[], scale: ScaleResult | null, twoInstances: TwoInstancesResult | null = null): TargetCheck[] {
   const find = (name: string) => results.find((r) => r.name === name);
   const checks: TargetCheck[] = [];
   const ratioCheck = (name: string, minimum: number, label: string, options: { everyRound?: boolean } = {}) => {
@@ -98,6 +99,19 @@ export function targetChecks(results: readonly Result[], halfRate: readonly Meas
       pass: m.latencyMs.p99 <= limit && m.non2xx + m.errors === 0,
     });
   }
+  if (twoInstances) {
+    const { throughput, sharedLimit } = twoInstances;
+    checks.push({
+      target: 'two server processes on one database: every order create answered 2xx',
+      measured: `${throughput.combinedRequestsPerSecond} req/s together, ${throughput.ratio}x one server, ${throughput.failed} failed`,
+      pass: throughput.failed === 0,
+    });
+    checks.push({
+      target: `two server processes share the quote limit (${sharedLimit.limitPerMinute} a minute): exactly that many created`,
+      measured: `${sharedLimit.created} created, ${sharedLimit.refused} refused (429) of ${sharedLimit.sent}`,
+      pass: sharedLimit.holds,
+    });
+  }
   if (scale) {
     for (const name of ['order_create', 'order_read'] as const) {
       const r = scale.ratios[name];
@@ -122,6 +136,7 @@ export interface RunResults {
   checks: TargetCheck[];
   scale: ScaleResult | null;
   captured: CapturedPlans;
+  twoInstances: TwoInstancesResult | null;
 }
 
 /** Writes the results file (config.output) and prints the tables, the targets and the query plans. */
@@ -149,6 +164,7 @@ export function writeReport(facts: RunFacts, run: RunResults): void {
     halfRate,
     targets: checks,
     scale,
+    twoInstances: run.twoInstances,
     queriesPerRequest,
     plans,
   };

@@ -17,6 +17,7 @@
 //   bench/targets.ts      the target child processes (bench/target.ts)
 //   bench/measurement.ts  load generation, the paced runs and their quantiles, CPU sampling
 //   bench/scale.ts        the scale run (bulk load, then order read and create)
+//   bench/two-instances.ts  two server processes on one database: together, and their shared limits
 //   bench/plans.ts        the query plans, from statements captured by bench/statements.ts
 //   bench/report.ts       the targets checked, the results file and the printed tables
 import { randomUUID } from 'node:crypto';
@@ -37,6 +38,7 @@ import { scaleRun, type ScaleResult } from './scale.js';
 import { baselineScenarios, newCounters, serverScenarios } from './scenarios.js';
 import { BENCH_INSERTS_DDL, createDatabaseIn, PLATFORM_SECRET, PLATFORM_SLUG, seed, BENCH_OPERATOR } from './seed.js';
 import { killTargets, startTarget, type Target } from './targets.js';
+import { twoInstancesRun } from './two-instances.js';
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
@@ -137,6 +139,10 @@ async function main(): Promise<void> {
       }
       halfRate.push(await paced(server, scenario, rate, config.duration));
     }
+    // Two server processes on one database: together, and their shared limits.
+    const orderCreate = scenarios.find((s) => s.name === 'order_create');
+    const quoteCreate = scenarios.find((s) => s.name === 'quote_create');
+    const twoInstances = config.twoInstances && orderCreate && quoteCreate ? await twoInstancesRun(url, server, orderCreate, quoteCreate, (target) => targets.push(target)) : null;
     for (const target of [server, echo, insert, addressFloor]) await target.stop();
 
     // The scale run, and the query plans: with the large scale stored, or else in this database.
@@ -150,8 +156,8 @@ async function main(): Promise<void> {
       captured = await capturePlans(url, seeded.liveKey, `bench-${runId}-1`, seeded.quoteId);
     }
 
-    const checks = targetChecks(results, halfRate, scale);
-    writeReport({ startedAt, loadAtStart, pgVersion, sharedBuffers }, { results, halfRate, checks, scale, captured });
+    const checks = targetChecks(results, halfRate, scale, twoInstances);
+    writeReport({ startedAt, loadAtStart, pgVersion, sharedBuffers }, { results, halfRate, checks, scale, captured, twoInstances });
   } finally {
     for (const target of targets) await target.stop().catch(() => undefined);
     killTargets();

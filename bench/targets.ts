@@ -16,12 +16,12 @@ export interface Target {
 /** Every child still running, for killTargets when the run ends early. */
 const children = new Set<ChildProcess>();
 
-export async function startTarget(kind: TargetKind, databaseUrl: string): Promise<Target> {
+export async function startTarget(kind: TargetKind, databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<Target> {
   const execArgv = ['--import', 'tsx', ...(kind === 'server' ? config.serverNodeOptions : [])];
   const child = fork(join(here, 'target.ts'), [kind], {
     cwd: root,
     execArgv,
-    env: { ...process.env, DATABASE_URL: databaseUrl, BENCH_POOL_SIZE: String(config.poolSize), NODE_ENV: 'production' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, BENCH_POOL_SIZE: String(config.poolSize), NODE_ENV: 'production', ...extraEnv },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   children.add(child);
