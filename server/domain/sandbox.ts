@@ -22,7 +22,7 @@ import {
   type OrderRecord,
 } from './orders/index.js';
 import { assertMerchantIdFits, createQuote, priceQuote, type QuoteInput, type QuoteRecord } from './quotes.js';
-import { createShipment, resolveCourier, type ShipmentInput, type ShipmentRecord, type ShipmentTracking } from './shipments.js';
+import { createShipment, newShipmentRecord, resolveCourier, type ShipmentInput, type ShipmentRecord, type ShipmentTracking } from './shipments.js';
 
 const testId = () => `test_${randomUUID()}`;
 
@@ -60,21 +60,7 @@ const sandboxCommands: StoreCommands = {
     };
   },
   async createShipment(_db, _tracking, scope, input, now) {
-    const { courier, message } = resolveCourier(input, now);
-    return {
-      id: testId(),
-      storeId: scope.store.id,
-      trackingNumber: input.tracking_number,
-      courier,
-      deliveryStatus: 'Active',
-      trackingUrl: null,
-      expectedDeliveryDate: null,
-      checkpoints: [],
-      merchantMessages: message === null ? [] : [message],
-      createdOn: now,
-      updatedOn: now,
-      cancelledOn: null,
-    };
+    return newShipmentRecord(testId(), scope.store.id, input.tracking_number, resolveCourier(input, now), now);
   },
   async createClaim(_db, scope, input, now) {
     assertUniqueItems(input.items);

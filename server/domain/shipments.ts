@@ -193,6 +193,24 @@ export async function createShipment(
   });
 }
 
+/** A shipment as registered: active, no scans yet, and the note on its carrier, if any. */
+export function newShipmentRecord(id: string, storeId: string, trackingNumber: string, { courier, message }: ResolvedCourier, now: Date): ShipmentRecord {
+  return {
+    id,
+    storeId,
+    trackingNumber,
+    courier,
+    deliveryStatus: 'Active',
+    trackingUrl: null,
+    expectedDeliveryDate: null,
+    checkpoints: [],
+    merchantMessages: message === null ? [] : [message],
+    createdOn: now,
+    updatedOn: now,
+    cancelledOn: null,
+  };
+}
+
 export type ShipmentInsert = { kind: 'inserted'; shipment: ShipmentRecord } | { kind: 'number_taken' } | { kind: 'no_order' };
 
 /**
@@ -212,21 +230,8 @@ export async function insertShipmentOn(
   { courier, message }: ResolvedCourier,
   now: Date,
 ): Promise<ShipmentInsert> {
-  const shipment: ShipmentRecord = {
-    // Made here, so the event's data can hold it.
-    id: randomUUID(),
-    storeId: owner.storeId,
-    trackingNumber: input.tracking_number,
-    courier,
-    deliveryStatus: 'Active',
-    trackingUrl: null,
-    expectedDeliveryDate: null,
-    checkpoints: [],
-    merchantMessages: message === null ? [] : [message],
-    createdOn: now,
-    updatedOn: now,
-    cancelledOn: null,
-  };
+  // The id is made here, so the event's data can hold it.
+  const shipment = newShipmentRecord(randomUUID(), owner.storeId, input.tracking_number, { courier, message }, now);
   const event = eventParameters(owner.storeId, owner.actor, newEvent('shipment.created', toShipmentResponse(shipment)), now);
   const inserted = await client.query<{ id: string | null; order_found: boolean }>({
     name: INSERT_SHIPMENT.name,
