@@ -15,7 +15,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { MerchantCreateOptions, KeyCreateOptions, KeyRevokeOptions, MerchantUpdateOptions, PlatformCreateOptions, MerchantConnectOptions, ClaimSetStatusOptions, BillingReportOptions, PrivacyMerchantOptions, UserCreateOptions, MerchantClaimPageOptions, ClaimCreateOptions } from './options.js';
 import { readFile } from 'node:fs/promises';
 import { claimPageSettings, removeStoreLogo, setStoreLogo, updateClaimPage } from '../domain/claim-page.js';
-import { logoPath } from '../wire/claim-page.js';
+import { toClaimPageResponse } from '../wire/claim-page.js';
 import { composeCli } from '../compose.js';
 import type { Database } from '../db/client.js';
 import type { Actor } from '../domain/actor.js';
@@ -265,15 +265,7 @@ async function merchantClaimPage(command: Command): Promise<Report> {
     if (options.removeLogo) await removeStoreLogo(db, operator(), store.id, now);
     return claimPageSettings(db, { id: store.id });
   });
-  const json = {
-    url_path: `/claims/${settings.slug}`,
-    accent_color: settings.accentColor,
-    support_email: settings.supportEmail,
-    support_url: settings.supportUrl,
-    logo_url: logoPath(settings),
-    lost_after_days: settings.windows.lostAfterDays,
-    after_delivery_days: settings.windows.afterDeliveryDays,
-  };
+  const json = toClaimPageResponse(settings);
   return {
     json: { claim_page: json },
     lines: [

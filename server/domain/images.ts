@@ -23,6 +23,7 @@ const refused = (field: string, message: string) => new AppError('invalid_reques
  * as its EXIF orientation said (the orientation is metadata, and goes with the rest).
  */
 export async function reencodeImage(bytes: Buffer, options: { field: string; format: 'jpeg' | 'png'; maxSide: number }): Promise<StoredImage> {
+  if (bytes.length === 0) throw refused(options.field, 'must not be empty: send the image itself as the body');
   const detected = await fileTypeFromBuffer(bytes);
   if (detected === undefined || !(PHOTO_TYPES as readonly string[]).includes(detected.mime)) {
     throw refused(options.field, 'must be a JPEG, PNG or WebP image (judged by its content, not its name)');

@@ -54,9 +54,13 @@ const sessionEnded = () => new AppError('unauthorized', 'Your session has ended.
  * The session's order, still holding its shopper's email (an erasure ends every session on it),
  * in the store the URL names: a session of one store is worth nothing at another.
  */
+const sessionOrderWhere = (session: ShopperSession, storeSlug: string) =>
+  ({ id: session.orderId, storeId: session.storeId, store: { slug: storeSlug }, customerEmailLookup: { not: null } }) as const;
+
+/** The session's order as the claim page shows it: its lines, its parcels with their scans, its claims. */
 async function sessionOrder(db: Database, session: ShopperSession, storeSlug: string) {
   const order = await db.order.findFirst({
-    where: { id: session.orderId, storeId: session.storeId, store: { slug: storeSlug }, customerEmailLookup: { not: null } },
+    where: sessionOrderWhere(session, storeSlug),
     include: {
       lineItems: { orderBy: { position: 'asc' } },
       shipments: { where: { cancelledOn: null }, orderBy: [{ createdOn: 'asc' }, { id: 'asc' }], include: { checkpoints: { orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }] } } },
@@ -178,7 +182,7 @@ export interface ShopperClaimFiling {
 
 /** Files the shopper's claim through the one createClaim, as the shopper. */
 export async function fileShopperClaim(db: Database, session: ShopperSession, storeSlug: string, filing: ShopperClaimFiling, now: Date): Promise<string> {
-  const order = await sessionOrder(db, session, storeSlug);
+  const order = await sessionOrderRef(db, session, storeSlug);
   const store = await findStoreBySlug(db, storeSlug);
   const scope: StoreScope = { store, actor: shopperActor(session), mode: 'live' };
   const input: ClaimInput = {
@@ -201,7 +205,7 @@ export interface ShopperClaimView {
 
 /** A claim of the session's order, with its history (the store's notes included, never who wrote them). */
 export async function shopperClaimView(db: Database, session: ShopperSession, storeSlug: string, claimId: string): Promise<ShopperClaimView> {
-  const order = await sessionOrder(db, session, storeSlug);
+  const order = await sessionOrderRef(db, session, storeSlug);
   const claim = await findClaimOfOrder(db, order.id, claimId);
   if (claim === null) throw new AppError('not_found', 'No such claim on this order.');
   const history = await db.claimStatusChange.findMany({ where: { claimId }, orderBy: { id: 'asc' } });
@@ -214,12 +218,22 @@ export async function shopperClaimView(db: Database, session: ShopperSession, st
   };
 }
 
+/**
+ * The session's order without its parcels and claims: what filing and a claim's page need (the
+ * order page's read carries everything, and is needed only there).
+ */
+async function sessionOrderRef(db: Database, session: ShopperSession, storeSlug: string) {
+  const order = await db.order.findFirst({
+    where: sessionOrderWhere(session, storeSlug),
+    select: { id: true, storeId: true, sourceOrderId: true, sourceOrderNumber: true, lineItems: { select: { sourceId: true, name: true } } },
+  });
+  if (order === null) throw sessionEnded();
+  return order;
+}
+
 /** The session's order id, checked against the store the URL names (uploads and photo reads). */
 export async function sessionOrderId(db: Database, session: ShopperSession, storeSlug: string): Promise<{ storeId: string; orderId: string }> {
-  const order = await db.order.findFirst({
-    where: { id: session.orderId, storeId: session.storeId, store: { slug: storeSlug }, customerEmailLookup: { not: null } },
-    select: { id: true, storeId: true },
-  });
+  const order = await db.order.findFirst({ where: sessionOrderWhere(session, storeSlug), select: { id: true, storeId: true } });
   if (order === null) throw sessionEnded();
   return { storeId: order.storeId, orderId: order.id };
 }

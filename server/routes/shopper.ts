@@ -126,10 +126,8 @@ export const shopperRouter = ({ db, clock, photos, shopperSessions, rateLimiting
     uploadPhoto: async ({ params, req }) => {
       const { session } = shopperOf(req);
       const target = await sessionOrderId(db, session, params.store_slug);
-      const upload = req.rawBody ?? Buffer.alloc(0);
-      if (upload.length === 0) throw new AppError('invalid_request', 'Send the photo as the body.', [{ field: 'photo', message: 'must not be empty' }]);
       const now = clock.now();
-      const photo = await uploadClaimPhoto(db, photos, target, upload, now);
+      const photo = await uploadClaimPhoto(db, photos, target, req.rawBody ?? Buffer.alloc(0), now);
       await recordAudit(db, shopperActor(session), { storeId: target.storeId, action: 'claim.photo_uploaded', subject: { type: 'order', id: target.orderId }, details: { photo_id: photo.id }, at: now });
       return { status: 201, body: photo };
     },

@@ -5,8 +5,7 @@ import { findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../
 import type { AppDeps } from '../../deps.js';
 import { consoleOf } from '../../http/console-session.js';
 import { claimPageSettings, removeStoreLogo, setStoreLogo, updateClaimPage, type ClaimPageSettings } from '../../domain/claim-page.js';
-import { logoPath } from '../../wire/claim-page.js';
-import { AppError } from '../../domain/errors.js';
+import { toClaimPageResponse } from '../../wire/claim-page.js';
 
 const s = initServer();
 
@@ -17,15 +16,7 @@ const toSettings = (store: StoreContext, retentionDays: number, claimPage: Claim
   quote_origin: store.quoteOrigin,
   client_profile: store.clientProfile,
   personal_data_retention_days: retentionDays,
-  claim_page: {
-    url_path: `/claims/${store.slug}`,
-    accent_color: claimPage.accentColor,
-    support_email: claimPage.supportEmail,
-    support_url: claimPage.supportUrl,
-    logo_url: logoPath(claimPage),
-    lost_after_days: claimPage.windows.lostAfterDays,
-    after_delivery_days: claimPage.windows.afterDeliveryDays,
-  },
+  claim_page: toClaimPageResponse(claimPage),
 });
 
 const toConsoleUser = (user: MerchantUser) => ({
@@ -57,9 +48,7 @@ export const consoleSettingsRouter = ({ db, clock }: AppDeps) => {
     },
     setLogo: async ({ req }) => {
       const { session, actor } = consoleOf(req);
-      const upload = req.rawBody ?? Buffer.alloc(0);
-      if (upload.length === 0) throw new AppError('invalid_request', 'Send the logo image as the body.', [{ field: 'logo', message: 'must not be empty' }]);
-      await setStoreLogo(db, actor, session.store.id, upload, clock.now());
+      await setStoreLogo(db, actor, session.store.id, req.rawBody ?? Buffer.alloc(0), clock.now());
       return { status: 200, body: await settingsOf(session.store.slug) };
     },
     removeLogo: async ({ req }) => {
