@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { startBenchApp } from './app.js';
-import { orderPlacedMessage, orderRequest, upsTrackingNumber } from './requests.js';
+import { fulfillmentCreatedMessage, orderPlacedMessage, orderRequest, refundCreatedMessage, upsTrackingNumber } from './requests.js';
 import { captureStatements, oneLine } from './statements.js';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { createDatabase } from '../server/db/client.js';
@@ -66,16 +66,24 @@ async function main(): Promise<void> {
     let tracking = 0;
     const trackingNumber = (i: number) => upsTrackingNumber('TRACE0', i);
     const ups = () => trackingNumber((tracking += 1));
-    let pushes = 0;
-    const push = () => {
-      pushes += 1;
-      const raw = JSON.stringify(orderPlacedMessage(store.slug, `push-${pushes}`, pushes));
+    const platformSend = (message: unknown) => {
+      const raw = JSON.stringify(message);
       return fetch(`${base}/api/webhooks/traceplatform`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-webhook-signature': signWebhook(secret, raw) },
         body: raw,
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
     };
+    // The pushed orders push-1 (warm-up) and push-2 are then fulfilled, then refunded whole.
+    let pushes = 0;
+    const push = () => platformSend(orderPlacedMessage(store.slug, `push-${(pushes += 1)}`, pushes));
+    let fulfilments = 0;
+    const fulfil = () => {
+      fulfilments += 1;
+      return platformSend(fulfillmentCreatedMessage(store.slug, `push-${fulfilments}`, `ful-${fulfilments}`, upsTrackingNumber('TRACEF', fulfilments)));
+    };
+    let refunds = 0;
+    const refund = () => platformSend(refundCreatedMessage(store.slug, `push-${(refunds += 1)}`, `ref-${refunds}`));
 
     const kinds: Array<[string, () => Promise<{ status: number }>]> = [
       ['quote create', () => send('POST', '/v2/quotes', { cart: { covered: { amount: '125.00' } } })],
@@ -85,6 +93,8 @@ async function main(): Promise<void> {
       ['shipment read', () => send('GET', `/v1/shipments/${trackingNumber(1)}`)],
       ['address verify (offline)', () => send('POST', '/v2/addresses/verify', { address: { street_address1: `${(n += 1)} Elm St`, city: 'Mountain View', province: 'CA', zip: '94043' } })],
       ['webhook order.placed', push],
+      ['webhook fulfillment.created', fulfil],
+      ['webhook refund.created (the whole premium: reversal and cancellation)', refund],
     ];
     const summary: string[] = [];
     for (const [label, run] of kinds) {

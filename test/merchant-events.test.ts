@@ -212,6 +212,15 @@ describe('every event type, from real flows', () => {
       [second.source_order_id, 'refund', 'cancelled'],
       [third.source_order_id, 'api', 'cancelled'],
     ]);
+    // The refund's events carry the order as a read answers it afterwards: built from the order
+    // read under its lock, not read again, so this is what keeps the two the same.
+    const afterRefund = await api('GET', `/v2/orders/${second.source_order_id as string}`);
+    expect(afterRefund.body.status).toBe('cancelled');
+    const { cancellation_cause: _cause, ...cancelledOrder } = cancellations[0] as Record<string, unknown>;
+    expect(cancelledOrder).toEqual(afterRefund.body);
+    const { reversal: _reversal, ...reversedOrder } = reversed as Record<string, unknown>;
+    expect(reversedOrder).toEqual({ ...afterRefund.body, status: 'created', cancelled_on: null, updated_on: reversedOrder.updated_on });
+    expect(reversedOrder.updated_on).not.toBe(afterRefund.body.updated_on);
 
     // The events API holds the same events, newest first, and each reads back as delivered.
     const events = await api('GET', '/v1/events?limit=100');

@@ -20,22 +20,25 @@ export const newEvent = <T extends EventType>(type: T, data: EventData<T>): NewE
  * The event and its deliveries, as two parts of one statement. The parameters from `first` are, in
  * order: store id, type, actor kind, actor id, data (JSON text), time. The order insert
  * (orders/create-order.ts), which must stay a single statement, embeds them with its own data
- * expression and FROM; that is why this is SQL text.
+ * expression and FROM; that is why this is SQL text. `name` is the event part's name in the
+ * statement (`e` unless a statement writes two events); `where` makes the event conditional.
  */
-export const eventInsertSql = (first: number, options: { data?: string; from?: string } = {}) => {
+export const eventInsertSql = (first: number, options: { data?: string; from?: string; where?: string; name?: string } = {}) => {
   const p = (offset: number) => `$${first + offset}`;
+  const name = options.name ?? 'e';
   return {
     event: `INSERT INTO events (store_id, type, mode, actor_kind, actor_id, data, created_at)
             SELECT ${p(0)}::uuid, ${p(1)}, 'live', ${p(2)}::actor_kind, ${p(3)}, ${options.data ?? `${p(4)}::json`}, ${p(5)}::timestamptz
             ${options.from === undefined ? '' : `FROM ${options.from}`}
+            ${options.where === undefined ? '' : `WHERE ${options.where}`}
             RETURNING id, seq, store_id, type, created_at`,
     /**
-     * Reads the row the event insert returned, named `e`. Due at once: by the database's clock too,
-     * should the change be dated ahead of it (a poll applies a report as of its own time).
+     * Reads the row the event insert returned. Due at once: by the database's clock too, should
+     * the change be dated ahead of it (a poll applies a report as of its own time).
      */
     deliveries: `INSERT INTO webhook_deliveries (event_id, event_seq, endpoint_id, next_attempt_at, created_at, updated_at)
-                 SELECT e.id, e.seq, w.id, LEAST(e.created_at, now()), e.created_at, e.created_at
-                   FROM e JOIN webhook_endpoints w ON w.store_id = e.store_id AND ${receivesSql('e.type')}`,
+                 SELECT ${name}.id, ${name}.seq, w.id, LEAST(${name}.created_at, now()), ${name}.created_at, ${name}.created_at
+                   FROM ${name} JOIN webhook_endpoints w ON w.store_id = ${name}.store_id AND ${receivesSql(`${name}.type`)}`,
   };
 };
 

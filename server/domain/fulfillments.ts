@@ -4,7 +4,7 @@ import type { PlatformScope } from './actor.js';
 import type { z } from 'zod';
 import type { FulfillmentCreatedMessage } from '../../contract/webhooks.js';
 import { inConnectionTransaction, type Database, type HotStatement } from '../db/client.js';
-import { orderNotYetIngested } from './pushed-orders.js';
+import { lockMessageTargetOn } from './pushed-orders.js';
 import { insertShipmentOn, resolveCourier, type ShipmentTracking } from './shipments.js';
 
 export type FulfillmentCreated = z.output<typeof FulfillmentCreatedMessage>;
@@ -35,14 +35,9 @@ export async function ingestFulfillment(
     .map((shipment) => ({ ...shipment, courier: resolveCourier(shipment, now) }))
     .sort((a, b) => (a.tracking_number < b.tracking_number ? -1 : a.tracking_number > b.tracking_number ? 1 : 0));
   return inConnectionTransaction(db, async (client) => {
-    const order = await client.query<{ id: string }>({ name: LOCK_ORDER.name, text: LOCK_ORDER.text, values: [store.id, message.order.id] });
-    const orderId = order.rows[0]?.id;
-    if (orderId === undefined) {
-      const test = await client.query({ name: TEST_ORDER.name, text: TEST_ORDER.text, values: [store.id, message.order.id] });
-      if (test.rows.length > 0) return { mode: 'test', shipmentsRegistered: 0, duplicate: false };
-      throw orderNotYetIngested(message.order.id);
-    }
-    const recorded = await client.query({ name: RECORD_FULFILLMENT.name, text: RECORD_FULFILLMENT.text, values: [store.id, orderId, message.fulfillment.id, now] });
+    const target = await lockMessageTargetOn(client, store.id, message.order.id);
+    if (target.kind === 'test') return { mode: 'test', shipmentsRegistered: 0, duplicate: false };
+    const recorded = await client.query({ name: RECORD_FULFILLMENT.name, text: RECORD_FULFILLMENT.text, values: [store.id, target.orderId, message.fulfillment.id, now] });
     if (recorded.rows.length === 0) return { mode: 'live', shipmentsRegistered: 0, duplicate: true };
     let registered = 0;
     for (const shipment of shipments) {
@@ -52,16 +47,6 @@ export async function ingestFulfillment(
     return { mode: 'live', shipmentsRegistered: registered, duplicate: false };
   });
 }
-
-const LOCK_ORDER: HotStatement = {
-  name: 'op_lock_order',
-  text: 'SELECT id FROM orders WHERE store_id = $1::uuid AND source_order_id = $2 FOR UPDATE',
-};
-
-const TEST_ORDER: HotStatement = {
-  name: 'op_test_mode_order',
-  text: 'SELECT 1 FROM test_mode_orders WHERE store_id = $1::uuid AND source_order_id = $2',
-};
 
 /** The fulfilment, once: a redelivery (or a concurrent one) finds its id taken and inserts nothing. */
 const RECORD_FULFILLMENT: HotStatement = {

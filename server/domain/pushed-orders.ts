@@ -5,10 +5,10 @@
 import type { z } from 'zod';
 import { MAX_AMOUNT_CENTS } from '../../contract/money.js';
 import type { OrderPlacedMessage } from '../../contract/webhooks.js';
-import { isUniqueViolation, type Database, type Transaction } from '../db/client.js';
+import type pg from 'pg';
+import { isUniqueViolation, type Database, type HotStatement } from '../db/client.js';
 import type { PlatformScope } from './actor.js';
 import { AppError } from './errors.js';
-import { lockOrderRow } from './order-lock.js';
 import { ledgerTotals } from './ledger.js';
 import { insertOrder, priceNewOrder, priceWithoutQuote, pricingColumns, type LineItemRow } from './orders/index.js';
 import { findProtectionLine } from './protection-line.js';
@@ -144,17 +144,28 @@ export async function ingestPushedOrder(
 export type MessageTarget = { kind: 'live'; orderId: string } | { kind: 'test' };
 
 /**
- * The order a follow-up message names. The live order's row is locked, so follow-ups of one order
- * queue up. Neither live nor test: 500 order_not_yet_ingested, so the sender retries later
- * (messages can overtake each other).
+ * The order a follow-up message names, on a connection in a transaction. The live order's row is
+ * locked, so follow-ups of one order queue up. Neither live nor test: 500 order_not_yet_ingested,
+ * so the sender retries later (messages can overtake each other).
  */
-export async function lockMessageTarget(tx: Transaction, storeId: string, sourceOrderId: string): Promise<MessageTarget> {
-  const orderId = await lockOrderRow(tx, storeId, sourceOrderId);
+export async function lockMessageTargetOn(client: pg.ClientBase, storeId: string, sourceOrderId: string): Promise<MessageTarget> {
+  const order = await client.query<{ id: string }>({ name: LOCK_ORDER.name, text: LOCK_ORDER.text, values: [storeId, sourceOrderId] });
+  const orderId = order.rows[0]?.id;
   if (orderId !== undefined) return { kind: 'live', orderId };
-  const test = await tx.testModeOrder.findUnique({ where: { storeId_sourceOrderId: { storeId, sourceOrderId } }, select: { id: true } });
-  if (test) return { kind: 'test' };
+  const test = await client.query({ name: TEST_ORDER.name, text: TEST_ORDER.text, values: [storeId, sourceOrderId] });
+  if (test.rows.length > 0) return { kind: 'test' };
   throw orderNotYetIngested(sourceOrderId);
 }
+
+const LOCK_ORDER: HotStatement = {
+  name: 'op_lock_order',
+  text: 'SELECT id FROM orders WHERE store_id = $1::uuid AND source_order_id = $2 FOR UPDATE',
+};
+
+const TEST_ORDER: HotStatement = {
+  name: 'op_test_mode_order',
+  text: 'SELECT 1 FROM test_mode_orders WHERE store_id = $1::uuid AND source_order_id = $2',
+};
 
 /** A message about an order not received yet: the platform retries it later. */
 export const orderNotYetIngested = (sourceOrderId: string) =>

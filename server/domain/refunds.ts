@@ -16,15 +16,16 @@
 import type { PlatformScope } from './actor.js';
 import type { z } from 'zod';
 import type { RefundCreatedMessage } from '../../contract/webhooks.js';
-import { isUniqueViolation, type Database } from '../db/client.js';
+import { inConnectionTransaction, isUniqueViolation, type Database, type HotStatement } from '../db/client.js';
 import { centsToMajorNumber } from '../../contract/money.js';
 import { toOrderResponse } from '../wire/orders.js';
-import { emitEvent, newEvent } from './events.js';
-import { ledgerTotals } from './ledger.js';
-import { cancelLockedOrder, orderInclude, toOrderRecord } from './orders/index.js';
+import { OPEN_CLAIM_STATUSES } from './claims.js';
+import { eventInsertSql, eventParameters, newEvent, type NewEvent } from './events.js';
+import { toOrderRecord, type OrderRecord } from './orders/index.js';
+import { orderWithLinesSql, toOrderRow, type OrderWithLinesRow } from './orders/order-record.js';
 import { AppError } from './errors.js';
 import { isProtectionSku } from './protection-line.js';
-import { lockMessageTarget } from './pushed-orders.js';
+import { lockMessageTargetOn } from './pushed-orders.js';
 
 export type RefundCreated = z.output<typeof RefundCreatedMessage>;
 
@@ -53,67 +54,78 @@ export function creditDate(refundedAt: Date | undefined, latestChargeAt: Date | 
   return new Date(latestChargeAt === null ? wanted : Math.max(wanted, latestChargeAt.getTime()));
 }
 
+/**
+ * Reverses a refund on one connection in one transaction, without Prisma's layer (its interactive
+ * transaction took about ten round trips and 5 ms of CPU a refund): lock the order; read it with
+ * its lines, ledger, any earlier use of the refund id and whether a claim is open; write the refund,
+ * the reversal, the cancellation and their events in one statement.
+ *
+ * The lock and the read are two statements on purpose. Under READ COMMITTED, a statement that waits
+ * for a row lock re-reads only the locked row: its subqueries keep the snapshot taken before the
+ * wait, so a ledger read in the locking statement could miss a reversal committed meanwhile and
+ * reverse the same premium twice. The read that follows the lock takes a new snapshot.
+ */
 export async function reverseRefund(db: Database, scope: PlatformScope, message: RefundCreated, now: Date): Promise<RefundAcknowledgement> {
   const { store } = scope;
   const { refund } = message;
   try {
-    return await db.$transaction(async (tx) => {
-      const target = await lockMessageTarget(tx, store.id, message.order.id);
+    return await inConnectionTransaction(db, async (client) => {
+      const target = await lockMessageTargetOn(client, store.id, message.order.id);
       if (target.kind === 'test') return { mode: 'test', reversedCents: 0, premiumCents: 0, duplicate: false };
 
-      const order = await tx.order.findUniqueOrThrow({
-        where: { id: target.orderId },
-        include: { ledgerEntries: { select: { amountCents: true, reason: true, effectiveAt: true } } },
-      });
-      const totals = ledgerTotals(order.ledgerEntries);
-      const previous = await tx.refund.findUnique({
-        where: { storeId_sourceRefundId: { storeId: store.id, sourceRefundId: refund.id } },
-        select: { orderId: true },
-      });
-      if (previous && previous.orderId !== order.id) throw new RefundIdReusedError(refund.id);
-      if (previous) return { mode: 'live', reversedCents: 0, premiumCents: totals.netCents, duplicate: true };
+      const read = await client.query<RefundTargetRow>({ name: REFUND_TARGET.name, text: REFUND_TARGET.text, values: [store.id, message.order.id, refund.id] });
+      const row = read.rows[0];
+      if (row === undefined) throw new Error('the locked order was not found by its own store and id');
+      const order = toOrderRecord(toOrderRow(row));
+      const netCents = order.paidToInsureCents;
+      if (row.previous_refund_order_id !== null && row.previous_refund_order_id !== order.id) throw new RefundIdReusedError(refund.id);
+      if (row.previous_refund_order_id !== null) return { mode: 'live', reversedCents: 0, premiumCents: netCents, duplicate: true };
 
       const protectionRefundedCents = (refund.items ?? [])
-        .filter((item) => isProtectionSku(item.sku, store.protectionSkus, order.protectionSku))
+        .filter((item) => isProtectionSku(item.sku, store.protectionSkus, row.protection_sku))
         .reduce((sum, item) => sum + (item.refunded_cents ?? 0), 0);
-      const reversedCents = Math.min(protectionRefundedCents, totals.netCents);
+      const reversedCents = Math.min(protectionRefundedCents, netCents);
+      const remainingCents = netCents - reversedCents;
+      const refundedAt = refund.created_at === undefined ? null : new Date(refund.created_at);
       // The credit lands on the invoice of the week the money went back (see the decisions above).
-      const charges = order.ledgerEntries.filter((entry) => entry.reason !== 'reversal').map((entry) => entry.effectiveAt.getTime());
-      const latestChargeAt = charges.length === 0 ? null : new Date(Math.max(...charges));
-      const effectiveAt = creditDate(refund.created_at === undefined ? undefined : new Date(refund.created_at), latestChargeAt, now);
+      const effectiveAt = creditDate(refundedAt ?? undefined, row.latest_charge_at, now);
+      // The whole premium went back: the order is cancelled (its history and claims are kept),
+      // open claim or not: see the decisions above.
+      const cancels = reversedCents > 0 && remainingCents === 0 && order.status !== 'cancelled';
 
-      const stored = await tx.refund.create({
-        data: {
-          storeId: store.id,
-          orderId: order.id,
-          sourceRefundId: refund.id,
-          amountCents: refund.amount_cents ?? null,
+      const reversed: OrderRecord = { ...order, paidToInsureCents: remainingCents };
+      const reversal = { refund_id: refund.id, amount_reversed: centsToMajorNumber(reversedCents), premium_remaining: centsToMajorNumber(remainingCents) };
+      const reversedEvent = reversedCents > 0 ? newEvent('premium.reversed', { ...toOrderResponse(reversed), reversal }) : null;
+      const cancelled: OrderRecord = { ...reversed, status: 'cancelled', cancelledOn: now, updatedOn: now };
+      const cancelledEvent = cancels ? newEvent('order.cancelled', { ...toOrderResponse(cancelled), cancellation_cause: 'refund' }) : null;
+      // An event not written still fills its parameters (with nulls): the statement is prepared once.
+      const eventValues = (event: NewEvent | null) => (event === null ? Array<null>(6).fill(null) : eventParameters(store.id, scope.actor, event, now));
+      await client.query({
+        name: WRITE_REFUND.name,
+        text: WRITE_REFUND.text,
+        values: [
+          store.id,
+          order.id,
+          refund.id,
+          refund.amount_cents ?? null,
           protectionRefundedCents,
           reversedCents,
-          note: refund.note ?? null,
-          refundedAt: refund.created_at === undefined ? null : new Date(refund.created_at),
-          receivedAt: now,
-        },
+          refund.note ?? null,
+          refundedAt,
+          now,
+          effectiveAt,
+          cancels,
+          ...eventValues(reversedEvent),
+          ...eventValues(cancelledEvent),
+        ],
       });
-      if (reversedCents > 0) {
-        await tx.premiumLedgerEntry.create({
-          data: { storeId: store.id, orderId: order.id, amountCents: -reversedCents, reason: 'reversal', effectiveAt, refundId: stored.id },
-        });
-        const reversed = toOrderRecord(await tx.order.findUniqueOrThrow({ where: { id: order.id }, include: orderInclude }));
-        const reversal = {
-          refund_id: refund.id,
-          amount_reversed: centsToMajorNumber(reversedCents),
-          premium_remaining: centsToMajorNumber(totals.netCents - reversedCents),
-        };
-        await emitEvent(tx, scope.actor, store.id, newEvent('premium.reversed', { ...toOrderResponse(reversed), reversal }), now);
-        // The whole premium went back: the order is cancelled (its history and claims are kept),
-        // open claim or not: see the decisions above.
-        if (totals.netCents - reversedCents === 0) {
-          const { withOpenClaim } = await cancelLockedOrder(tx, order, now, 'cancel_anyway', { actor: scope.actor, cause: 'refund' });
-          return { mode: 'live', reversedCents, premiumCents: 0, duplicate: false, cancelledWithOpenClaim: withOpenClaim };
-        }
-      }
-      return { mode: 'live', reversedCents, premiumCents: totals.netCents - reversedCents, duplicate: false };
+      return {
+        mode: 'live',
+        reversedCents,
+        premiumCents: remainingCents,
+        duplicate: false,
+        ...(cancels ? { cancelledWithOpenClaim: row.has_open_claim } : {}),
+      };
     });
   } catch (error) {
     // Backstop: the unique (store, refund id) refuses a second row even if the lock were bypassed.
@@ -121,3 +133,57 @@ export async function reverseRefund(db: Database, scope: PlatformScope, message:
     throw error;
   }
 }
+
+interface RefundTargetRow extends OrderWithLinesRow {
+  protection_sku: string | null;
+  /** The latest booking or re-pricing: a credit is never dated before it. */
+  latest_charge_at: Date | null;
+  /** The order an earlier refund with this id belongs to, if there was one. */
+  previous_refund_order_id: string | null;
+  has_open_claim: boolean;
+}
+
+const openClaimStatuses = OPEN_CLAIM_STATUSES.map((status) => `'${status}'`).join(', ');
+
+/** Run after the order's lock (see reverseRefund): the order, and what the refund decides on. */
+const REFUND_TARGET: HotStatement = {
+  name: 'op_refund_target',
+  text: orderWithLinesSql(`,
+          o.protection_sku,
+          (SELECT max(e.effective_at) FROM premium_ledger_entries e WHERE e.order_id = o.id AND e.reason <> 'reversal') AS latest_charge_at,
+          (SELECT r.order_id FROM refunds r WHERE r.store_id = $1::uuid AND r.source_refund_id = $3) AS previous_refund_order_id,
+          EXISTS (SELECT 1 FROM claims c WHERE c.order_id = o.id AND c.status IN (${openClaimStatuses})) AS has_open_claim`),
+};
+
+/** The reversal's event follows the refund's eleven parameters, the cancellation's follows it. */
+const REVERSED_EVENT = eventInsertSql(12, { name: 'reversed_event', from: 'r', where: '$6::bigint > 0' });
+const CANCELLED_EVENT = eventInsertSql(18, { name: 'cancelled_event', from: 'reversed_event', where: '$11::boolean' });
+
+/**
+ * The refund; its reversal entry when it reverses cents; the cancellation when it leaves no
+ * premium; and their events, premium.reversed first (the cancellation's reads the reversal's row,
+ * so its sequence number comes after).
+ */
+const WRITE_REFUND: HotStatement = {
+  name: 'op_write_refund',
+  text: `WITH r AS (
+           INSERT INTO refunds (store_id, order_id, source_refund_id, amount_cents, protection_refunded_cents, reversed_cents, note, refunded_at, received_at)
+           VALUES ($1::uuid, $2::uuid, $3, $4::bigint, $5::bigint, $6::bigint, $7, $8::timestamptz, $9::timestamptz)
+           RETURNING id
+         ), ledger AS (
+           INSERT INTO premium_ledger_entries (store_id, order_id, amount_cents, reason, effective_at, refund_id)
+           SELECT $1::uuid, $2::uuid, -$6::bigint, 'reversal', $10::timestamptz, r.id FROM r WHERE $6::bigint > 0
+         ), cancelled AS (
+           UPDATE orders SET status = 'cancelled', cancelled_on = $9::timestamptz, updated_on = $9::timestamptz
+            WHERE id = $2::uuid AND $11::boolean
+         ), reversed_event AS (
+           ${REVERSED_EVENT.event}
+         ), reversed_deliveries AS (
+           ${REVERSED_EVENT.deliveries}
+         ), cancelled_event AS (
+           ${CANCELLED_EVENT.event}
+         ), cancelled_deliveries AS (
+           ${CANCELLED_EVENT.deliveries}
+         )
+         SELECT id FROM r`,
+};

@@ -156,29 +156,31 @@ export function lineItemRows(items: readonly LineItemInput[]) {
 /**
  * The order with its lines (in the merchant's order) and its ledger entries, in one statement by
  * the (store_id, source_order_id) unique index; the Prisma include it replaces takes three.
- * Amounts travel as text, so no bigint goes through a float.
+ * Amounts travel as text, so no bigint goes through a float. `extraColumns` adds a statement's own
+ * columns after the order's (the refund's read, refunds.ts).
  */
-const ORDER_WITH_LINES: HotStatement = {
-  name: 'op_order_with_lines',
-  text: `SELECT o.id, o.store_id, o.order_number, o.source_order_id, o.source_order_number, o.status::text AS status,
-                o.insurance_selected, o.subtotal_cents::text AS subtotal_cents, o.amount_covered_cents::text AS amount_covered_cents,
-                o.order_total_cents::text AS order_total_cents, o.shipping_total_cents::text AS shipping_total_cents,
-                o.discounts_total_cents::text AS discounts_total_cents, o.taxes_cents::text AS taxes_cents,
-                o.customer_first_name, o.customer_last_name, o.customer_email, o.customer_phone, o.shipping_address,
-                o.billing_address, o.platform_id,
-                o.source_created_on, o.created_on, o.updated_on, o.cancelled_on,
-                COALESCE((SELECT json_agg(json_build_object(
-                            'source_id', li.source_id, 'name', li.name, 'price_cents', li.price_cents::text, 'quantity', li.quantity,
-                            'source_product_id', li.source_product_id, 'sku', li.sku, 'is_insured', li.is_insured, 'image_url', li.image_url)
-                            ORDER BY li.position)
-                            FROM order_line_items li WHERE li.order_id = o.id), '[]'::json) AS line_items,
-                COALESCE((SELECT json_agg(json_build_object('amount_cents', e.amount_cents::text, 'reason', e.reason))
-                            FROM premium_ledger_entries e WHERE e.order_id = o.id), '[]'::json) AS ledger_entries
-           FROM orders o
-          WHERE o.store_id = $1::uuid AND o.source_order_id = $2`,
-};
+export const orderWithLinesSql = (extraColumns = '') =>
+  `SELECT o.id, o.store_id, o.order_number, o.source_order_id, o.source_order_number, o.status::text AS status,
+          o.insurance_selected, o.subtotal_cents::text AS subtotal_cents, o.amount_covered_cents::text AS amount_covered_cents,
+          o.order_total_cents::text AS order_total_cents, o.shipping_total_cents::text AS shipping_total_cents,
+          o.discounts_total_cents::text AS discounts_total_cents, o.taxes_cents::text AS taxes_cents,
+          o.customer_first_name, o.customer_last_name, o.customer_email, o.customer_phone, o.shipping_address,
+          o.billing_address, o.platform_id,
+          o.source_created_on, o.created_on, o.updated_on, o.cancelled_on,
+          COALESCE((SELECT json_agg(json_build_object(
+                      'source_id', li.source_id, 'name', li.name, 'price_cents', li.price_cents::text, 'quantity', li.quantity,
+                      'source_product_id', li.source_product_id, 'sku', li.sku, 'is_insured', li.is_insured, 'image_url', li.image_url)
+                      ORDER BY li.position)
+                      FROM order_line_items li WHERE li.order_id = o.id), '[]'::json) AS line_items,
+          COALESCE((SELECT json_agg(json_build_object('amount_cents', e.amount_cents::text, 'reason', e.reason))
+                      FROM premium_ledger_entries e WHERE e.order_id = o.id), '[]'::json) AS ledger_entries
+          ${extraColumns}
+     FROM orders o
+    WHERE o.store_id = $1::uuid AND o.source_order_id = $2`;
 
-interface OrderWithLinesRow {
+const ORDER_WITH_LINES: HotStatement = { name: 'op_order_with_lines', text: orderWithLinesSql() };
+
+export interface OrderWithLinesRow {
   id: string;
   store_id: string;
   order_number: string;
@@ -220,7 +222,11 @@ const bigintOrNull = (value: string | null): bigint | null => (value === null ? 
 
 export async function selectOrder(db: Database, storeId: string, sourceOrderId: string): Promise<OrderRow | null> {
   const [row] = await hotQuery<OrderWithLinesRow>(db, ORDER_WITH_LINES, [storeId, sourceOrderId]);
-  if (row === undefined) return null;
+  return row === undefined ? null : toOrderRow(row);
+}
+
+/** A row of orderWithLinesSql as the one mapping (toOrderRecord) reads it. */
+export function toOrderRow(row: OrderWithLinesRow): OrderRow {
   return {
     id: row.id,
     storeId: row.store_id,
