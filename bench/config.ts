@@ -5,6 +5,8 @@
 //   BENCH_SCALE_SMALL=10000  BENCH_SCALE_LARGE=1000000       orders stored in the two scale runs
 //   BENCH_SCALE=0            skip the scale run              BENCH_ONLY=a,b         only these scenarios (bench/scenarios.ts)
 //   BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=bench/results/prof"   extra node flags for the server child
+//   BENCH_ALLOCATION_PROFILE=bench/results/prof   a sampling profile of every allocation the server
+//                            makes, freed ones included (bench/allocation-profile.ts)
 //   BENCH_OUTPUT=bench/results/latest.json   BENCH_SHARED_BUFFERS=1GB (PostgreSQL's shared_buffers)
 //   BENCH_TWO_INSTANCES=0    skip the run with two server processes on one database
 //   BENCH_REPEAT=3 (or `npm run bench -- --repeat 3`)   every scenario and its baseline N times: the
@@ -49,6 +51,7 @@ export const config = {
   twoInstances: process.env.BENCH_TWO_INSTANCES !== '0',
   only: (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   serverNodeOptions: (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
+  allocationProfile: process.env.BENCH_ALLOCATION_PROFILE ? resolve(root, process.env.BENCH_ALLOCATION_PROFILE) : undefined,
   output: resolve(root, process.env.BENCH_OUTPUT ?? 'bench/results/latest.json'),
   sharedBuffers: process.env.BENCH_SHARED_BUFFERS ?? '1GB',
 };

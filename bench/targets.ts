@@ -17,7 +17,8 @@ export interface Target {
 const children = new Set<ChildProcess>();
 
 export async function startTarget(kind: TargetKind, databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<Target> {
-  const execArgv = ['--import', 'tsx', ...(kind === 'server' ? config.serverNodeOptions : [])];
+  const profiling = kind === 'server' && config.allocationProfile !== undefined ? ['--import', './bench/allocation-profile.ts'] : [];
+  const execArgv = ['--import', 'tsx', ...profiling, ...(kind === 'server' ? config.serverNodeOptions : [])];
   const child = fork(join(here, 'target.ts'), [kind], {
     cwd: root,
     execArgv,
