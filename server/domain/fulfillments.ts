@@ -4,7 +4,7 @@ import type { PlatformScope } from './actor.js';
 import type { z } from 'zod';
 import type { FulfillmentCreatedMessage } from '../../contract/webhooks.js';
 import { inConnectionTransaction, type Database, type HotStatement } from '../db/client.js';
-import { lockMessageTargetOn } from './pushed-orders.js';
+import { testModeTargetOn } from './pushed-orders.js';
 import { insertShipmentOn, resolveCourier, type ShipmentTracking } from './shipments.js';
 
 export type FulfillmentCreated = z.output<typeof FulfillmentCreatedMessage>;
@@ -35,10 +35,17 @@ export async function ingestFulfillment(
     .map((shipment) => ({ ...shipment, courier: resolveCourier(shipment, now) }))
     .sort((a, b) => (a.tracking_number < b.tracking_number ? -1 : a.tracking_number > b.tracking_number ? 1 : 0));
   return inConnectionTransaction(db, async (client) => {
-    const target = await lockMessageTargetOn(client, store.id, message.order.id);
-    if (target.kind === 'test') return { mode: 'test', shipmentsRegistered: 0, duplicate: false };
-    const recorded = await client.query({ name: RECORD_FULFILLMENT.name, text: RECORD_FULFILLMENT.text, values: [store.id, target.orderId, message.fulfillment.id, now] });
-    if (recorded.rows.length === 0) return { mode: 'live', shipmentsRegistered: 0, duplicate: true };
+    const recorded = await client.query<{ order_id: string | null; fulfillment_id: string | null }>({
+      name: RECORD_FULFILLMENT.name,
+      text: RECORD_FULFILLMENT.text,
+      values: [store.id, message.order.id, message.fulfillment.id, now],
+    });
+    const row = recorded.rows[0];
+    if (row === undefined || row.order_id === null) {
+      await testModeTargetOn(client, store.id, message.order.id);
+      return { mode: 'test', shipmentsRegistered: 0, duplicate: false };
+    }
+    if (row.fulfillment_id === null) return { mode: 'live', shipmentsRegistered: 0, duplicate: true };
     let registered = 0;
     for (const shipment of shipments) {
       const outcome = await insertShipmentOn(client, tracking, { storeId: store.id, sourceOrderId: message.order.id, actor: scope.actor }, shipment, shipment.courier, now);
@@ -48,9 +55,19 @@ export async function ingestFulfillment(
   });
 }
 
-/** The fulfilment, once: a redelivery (or a concurrent one) finds its id taken and inserts nothing. */
+/**
+ * The order locked (fulfilments of one order queue up) and the fulfilment recorded once, in one
+ * statement: a redelivery (or a concurrent one) finds its id taken and inserts nothing. The insert
+ * reads nothing but the order's id, so the snapshot the lock's wait leaves it does not matter.
+ */
 const RECORD_FULFILLMENT: HotStatement = {
   name: 'op_record_fulfillment',
-  text: `INSERT INTO fulfillments (store_id, order_id, source_fulfillment_id, received_at) VALUES ($1::uuid, $2::uuid, $3, $4::timestamptz)
-         ON CONFLICT (store_id, source_fulfillment_id) DO NOTHING RETURNING id`,
+  text: `WITH o AS (
+           SELECT id FROM orders WHERE store_id = $1::uuid AND source_order_id = $2 FOR UPDATE
+         ), f AS (
+           INSERT INTO fulfillments (store_id, order_id, source_fulfillment_id, received_at)
+           SELECT $1::uuid, o.id, $3, $4::timestamptz FROM o
+           ON CONFLICT (store_id, source_fulfillment_id) DO NOTHING RETURNING id
+         )
+         SELECT (SELECT id FROM o) AS order_id, (SELECT id FROM f) AS fulfillment_id`,
 };

@@ -152,6 +152,11 @@ export async function lockMessageTargetOn(client: pg.ClientBase, storeId: string
   const order = await client.query<{ id: string }>({ name: LOCK_ORDER.name, text: LOCK_ORDER.text, values: [storeId, sourceOrderId] });
   const orderId = order.rows[0]?.id;
   if (orderId !== undefined) return { kind: 'live', orderId };
+  return testModeTargetOn(client, storeId, sourceOrderId);
+}
+
+/** A message naming no live order: its test-mode order, else 500 order_not_yet_ingested (see above). */
+export async function testModeTargetOn(client: pg.ClientBase, storeId: string, sourceOrderId: string): Promise<{ kind: 'test' }> {
   const test = await client.query({ name: TEST_ORDER.name, text: TEST_ORDER.text, values: [storeId, sourceOrderId] });
   if (test.rows.length > 0) return { kind: 'test' };
   throw orderNotYetIngested(sourceOrderId);
