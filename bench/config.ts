@@ -7,6 +7,9 @@
 //   BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=bench/results/prof"   extra node flags for the server child
 //   BENCH_ALLOCATION_PROFILE=bench/results/prof   a sampling profile of every allocation the server
 //                            makes, freed ones included (bench/allocation-profile.ts)
+//   BENCH_DIAGNOSTICS=bench/results/diagnostics   the server's event-loop delay and GC pauses each
+//                            second, PostgreSQL's lock waits, checkpoints and slow statements, and
+//                            timestamps on the bench's lines, to line a slow tail up with its cause
 //   BENCH_OUTPUT=bench/results/latest.json   BENCH_SHARED_BUFFERS=1GB (PostgreSQL's shared_buffers)
 //   BENCH_TWO_INSTANCES=0    skip the run with two server processes on one database
 //   BENCH_REPEAT=3 (or `npm run bench -- --repeat 3`)   every scenario and its baseline N times: the
@@ -52,10 +55,12 @@ export const config = {
   only: (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   serverNodeOptions: (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
   allocationProfile: process.env.BENCH_ALLOCATION_PROFILE ? resolve(root, process.env.BENCH_ALLOCATION_PROFILE) : undefined,
+  diagnostics: process.env.BENCH_DIAGNOSTICS ? resolve(root, process.env.BENCH_DIAGNOSTICS) : undefined,
   output: resolve(root, process.env.BENCH_OUTPUT ?? 'bench/results/latest.json'),
   sharedBuffers: process.env.BENCH_SHARED_BUFFERS ?? '1GB',
 };
 
-export const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+export const log = (message: string) =>
+  process.stderr.write(`[bench]${config.diagnostics === undefined ? '' : ` ${new Date().toISOString()}`} ${message}\n`);
 
 export const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;

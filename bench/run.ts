@@ -21,7 +21,7 @@
 //   bench/plans.ts        the query plans, from statements captured by bench/statements.ts
 //   bench/report.ts       the targets checked, the results file and the printed tables
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -40,6 +40,26 @@ import { BENCH_INSERTS_DDL, createDatabaseIn, PLATFORM_SECRET, PLATFORM_SLUG, se
 import { killTargets, startTarget, type Target } from './targets.js';
 import { twoInstancesRun } from './two-instances.js';
 
+/** With BENCH_DIAGNOSTICS: what PostgreSQL should report (lock waits past 5 ms, checkpoints, statements over 15 ms). */
+function postgresDiagnostics(): Record<string, string> {
+  if (config.diagnostics === undefined) return {};
+  return {
+    log_lock_waits: 'on',
+    deadlock_timeout: '5ms',
+    log_checkpoints: 'on',
+    log_min_duration_statement: '15',
+    log_autovacuum_min_duration: '0',
+    log_line_prefix: '%m [%p] ',
+  };
+}
+
+function postgresLog(): ((message: string) => void) | undefined {
+  const directory = config.diagnostics;
+  if (directory === undefined) return undefined;
+  mkdirSync(directory, { recursive: true });
+  return (message) => appendFileSync(join(directory, 'postgres.log'), `${message}\n`);
+}
+
 async function main(): Promise<void> {
   const startedAt = Date.now();
   const loadAtStart = os.loadavg().map((value) => round(value, 2));
@@ -47,7 +67,7 @@ async function main(): Promise<void> {
   log(`embedded PostgreSQL in ${dataDir}`);
   // A quarter of this machine's memory would be the usual production setting; 1 GB holds the 1M-order
   // scale run's hot indexes, where the embedded default (128 MB) would measure the OS page cache.
-  const cluster = await startEmbeddedCluster({ dataDir, settings: { shared_buffers: config.sharedBuffers } });
+  const cluster = await startEmbeddedCluster({ dataDir, settings: { shared_buffers: config.sharedBuffers, ...postgresDiagnostics() }, onLog: postgresLog() });
   trackPostgres(Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]));
   const targets: Target[] = [];
   try {

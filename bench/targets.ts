@@ -17,12 +17,15 @@ export interface Target {
 const children = new Set<ChildProcess>();
 
 export async function startTarget(kind: TargetKind, databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<Target> {
-  const profiling = kind === 'server' && config.allocationProfile !== undefined ? ['--import', './bench/allocation-profile.ts'] : [];
+  const profiling = kind !== 'server' ? [] : [
+    ...(config.allocationProfile === undefined ? [] : ['--import', './bench/allocation-profile.ts']),
+    ...(config.diagnostics === undefined ? [] : ['--import', './bench/server-diagnostics.ts']),
+  ];
   const execArgv = ['--import', 'tsx', ...profiling, ...(kind === 'server' ? config.serverNodeOptions : [])];
   const child = fork(join(here, 'target.ts'), [kind], {
     cwd: root,
     execArgv,
-    env: { ...process.env, DATABASE_URL: databaseUrl, BENCH_POOL_SIZE: String(config.poolSize), NODE_ENV: 'production', ...extraEnv },
+    env: { ...process.env, ...(config.diagnostics === undefined ? {} : { BENCH_DIAGNOSTICS: config.diagnostics }), DATABASE_URL: databaseUrl, BENCH_POOL_SIZE: String(config.poolSize), NODE_ENV: 'production', ...extraEnv },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   children.add(child);
