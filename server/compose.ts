@@ -44,6 +44,8 @@ export interface ServiceOptions {
     /** Whether this instance works the tracking queue (tests poll by hand). */
     workers: boolean;
     workerPollingSeconds?: number;
+    /** How often waiting first polls are moved into the queue (default 1 s). */
+    firstPollIntervalMs?: number;
   };
   addresses: VerificationSettings;
   events: EventDeliverySettings & {
@@ -119,6 +121,7 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
     pollIntervalSeconds: options.tracking.pollIntervalSeconds,
     work: options.tracking.workers,
     ...(options.tracking.workerPollingSeconds === undefined ? {} : { workerPollingSeconds: options.tracking.workerPollingSeconds }),
+    ...(options.tracking.firstPollIntervalMs === undefined ? {} : { firstPollIntervalMs: options.tracking.firstPollIntervalMs }),
   });
   const sweep = options.tracking.workers ? startRetentionSweep({ db, clock: options.clock, logger: options.logger }) : undefined;
   const apiKeys = await startApiKeyCache(options.databaseUrl, { onDisconnect: options.onKeyNotificationsLost });
@@ -141,6 +144,7 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
     scheduler: tracking.scheduler,
     stop: async () => {
       sweep?.stop();
+      await tracking.stop();
       await events.stop();
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },

@@ -4,7 +4,7 @@
 // serialization failure or a transaction timeout would reach the client as a 500, and the server's
 // own error log must stay empty too.
 import { Writable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { createLogger } from '../server/logger.js';
@@ -204,7 +204,12 @@ describe('parallel shipment registrations of one tracking number', () => {
 
     const shipments = await service.db.shipment.findMany({ where: { storeId: shop.store.id, trackingNumber: number } });
     expect(shipments).toHaveLength(1);
-    // Its first poll was committed with it, once; the losers left no job behind.
+    // Its first poll was committed with it, once; the losers left no job behind (once the outbox
+    // has been moved into the queue).
+    await vi.waitFor(async () => expect(await service.db.trackingPollOutbox.count({ where: { shipment: { orderId: shipments[0]?.orderId } } })).toBe(0), {
+      timeout: 5000,
+      interval: 50,
+    });
     const jobs = await service.db.$queryRawUnsafe<Array<{ shipment_id: string }>>(
       "SELECT data->>'shipmentId' AS shipment_id FROM pgboss.job WHERE name = 'tracking-poll' AND data->>'shipmentId' IN (SELECT id::text FROM shipments WHERE order_id = (SELECT order_id FROM shipments WHERE id = $1::uuid))",
       shipments[0]?.id,

@@ -1,6 +1,10 @@
 // Shipments through real HTTP (README, Concepts, "Shipments" and "Tracking") and tracking polls
 // against the sandbox provider and the job queue.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type PgBoss from 'pg-boss';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startJobQueue } from '../server/jobs/queue.js';
+import { queueFirstPolls } from '../server/jobs/tracking-jobs.js';
+import { createLogger } from '../server/logger.js';
 import { applyTrackingReport, pollShipment } from '../server/domain/shipments.js';
 import type { ShipmentToTrack, TrackingProvider, TrackingReport } from '../server/domain/tracking.js';
 import { createSandboxProvider } from '../server/tracking/sandbox.js';
@@ -64,13 +68,64 @@ describe('POST /v1/shipments', () => {
     });
   });
 
-  it('commits the first tracking poll with the shipment', async () => {
+  it('commits the first tracking poll with the shipment, and queues it within about a second', async () => {
     const response = await post('/v1/shipments', shop.liveKey, { tracking_number: plainNumber(), source_order_id: await order(), courier_id: 'usps' });
-    const jobs = await service.db.$queryRawUnsafe<Array<{ n: bigint }>>(
-      "SELECT count(*) AS n FROM pgboss.job WHERE name = 'tracking-poll' AND singleton_key = $1",
-      response.body.id,
-    );
-    expect(Number(jobs[0]?.n)).toBe(1);
+    expect(response.status).toBe(201);
+    // One statement, one snapshot: the poll is waiting in the outbox or already queued, never
+    // neither and never both, whenever this reads.
+    const firstPoll = async () => {
+      const [row] = await service.db.$queryRawUnsafe<Array<{ waiting: number; queued: number }>>(
+        `SELECT (SELECT count(*)::int FROM tracking_poll_outbox WHERE shipment_id = $1::uuid) AS waiting,
+                (SELECT count(*)::int FROM pgboss.job WHERE name = 'tracking-poll' AND singleton_key = $1::uuid::text) AS queued`,
+        response.body.id,
+      );
+      return row;
+    };
+    const now = await firstPoll();
+    expect((now?.waiting ?? 0) + (now?.queued ?? 0)).toBe(1);
+    await vi.waitFor(async () => expect(await firstPoll()).toEqual({ waiting: 0, queued: 1 }), { timeout: 5000, interval: 50 });
+  });
+
+  it('moves each waiting first poll into the queue once, however many moves race, and keeps them when the queue fails', async () => {
+    // An instance of its own whose mover does not run by itself: the moves below are the only ones.
+    const quiet = await startService({ firstPollIntervalMs: 3_600_000 });
+    const boss = await startJobQueue({ databaseUrl: quiet.databaseUrl, logger: createLogger('silent'), schedules: false });
+    try {
+      const quietShop = await seedStore(quiet.db);
+      const register = async () => {
+        const body = orderBody();
+        expect((await call(quiet.baseUrl, 'POST', '/v2/orders', { key: quietShop.liveKey, body })).status).toBe(201);
+        const created = await call(quiet.baseUrl, 'POST', '/v1/shipments', {
+          key: quietShop.liveKey,
+          body: { tracking_number: plainNumber(), source_order_id: body.source_order_id, courier_id: 'usps' },
+        });
+        expect(created.status).toBe(201);
+        return created.body.id as string;
+      };
+      const ids = await Promise.all(Array.from({ length: 40 }, register));
+      expect(await quiet.db.trackingPollOutbox.count()).toBe(40);
+
+      const moved = await Promise.all(Array.from({ length: 5 }, () => queueFirstPolls(quiet.db, boss)));
+      expect(moved.reduce((sum, n) => sum + n, 0)).toBe(40);
+      expect(await quiet.db.trackingPollOutbox.count()).toBe(0);
+      const jobs = await quiet.db.$queryRawUnsafe<Array<{ shipment_id: string; n: number }>>(
+        `SELECT data->>'shipmentId' AS shipment_id, count(*)::int AS n FROM pgboss.job
+          WHERE name = 'tracking-poll' AND data->>'shipmentId' = ANY($1::text[]) GROUP BY 1`,
+        ids,
+      );
+      expect(Object.fromEntries(jobs.map((job) => [job.shipment_id, job.n]))).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
+
+      // A queue that refuses the jobs: the row stays waiting for the next move, none is lost.
+      const kept = await register();
+      const failing = { insert: () => Promise.reject(new Error('queue down')) } as unknown as PgBoss;
+      await expect(queueFirstPolls(quiet.db, failing)).rejects.toThrow('queue down');
+      expect(await quiet.db.trackingPollOutbox.findMany({ select: { shipmentId: true } })).toEqual([{ shipmentId: kept }]);
+      expect(await queueFirstPolls(quiet.db, boss)).toBe(1);
+      expect(await quiet.db.trackingPollOutbox.count()).toBe(0);
+    } finally {
+      await boss.stop({ graceful: false, wait: true });
+      await quiet.close();
+    }
   });
 
   it.each([

@@ -159,10 +159,10 @@ function itemsNotInOrder(
 }
 
 /**
- * Registers a shipment over REST: on one connection, in one transaction, without Prisma's layer
- * (its interactive transaction cost about 3 ms of CPU a request). Items named are checked against
- * the order's lines under its lock; then insertShipmentOn writes the shipment, its event and its
- * first poll. A number already active in the store is 409.
+ * Registers a shipment over REST, without Prisma's layer (its interactive transaction cost about
+ * 3 ms of CPU a request). Without items named it is one statement (insertShipmentOn). With items
+ * named, they are checked against the order's lines under its lock first, in a transaction on one
+ * connection. A number already active in the store is 409.
  */
 export async function createShipment(
   db: Database,
@@ -171,26 +171,28 @@ export async function createShipment(
   input: ShipmentInput,
   now: Date,
 ): Promise<ShipmentRecord> {
-  return inConnectionTransaction(db, async (client) => {
-    // Items named: the order's lines, under its lock, to check them against.
-    if ((input.source_product_ids ?? []).length > 0 || (input.line_items ?? []).length > 0) {
-      const lines = await client.query<{ source_id: string | null; source_product_id: string | null; quantity: number | null }>({
-        name: LOCK_ORDER_LINES.name,
-        text: LOCK_ORDER_LINES.text,
-        values: [scope.store.id, input.source_order_id],
+  const owner = { storeId: scope.store.id, sourceOrderId: input.source_order_id, actor: scope.actor };
+  const courier = resolveCourier(input, now);
+  const namesItems = (input.source_product_ids ?? []).length > 0 || (input.line_items ?? []).length > 0;
+  const outcome = !namesItems
+    ? await insertShipmentOn(db.pool, tracking, owner, input, courier, now)
+    : await inConnectionTransaction(db, async (client) => {
+        const lines = await client.query<{ source_id: string | null; source_product_id: string | null; quantity: number | null }>({
+          name: LOCK_ORDER_LINES.name,
+          text: LOCK_ORDER_LINES.text,
+          values: [scope.store.id, input.source_order_id],
+        });
+        if (lines.rows.length === 0) throw orderNotFound(input.source_order_id);
+        const orderLines = lines.rows.flatMap((line) => (line.source_id === null ? [] : [{ sourceId: line.source_id, sourceProductId: line.source_product_id, quantity: line.quantity ?? 0 }]));
+        const errors = itemsNotInOrder(input, orderLines);
+        if (errors.length > 0) throw new AppError('invalid_request', 'The shipment names items that are not in the order.', errors);
+        return insertShipmentOn(client, tracking, owner, input, courier, now);
       });
-      if (lines.rows.length === 0) throw orderNotFound(input.source_order_id);
-      const orderLines = lines.rows.flatMap((line) => (line.source_id === null ? [] : [{ sourceId: line.source_id, sourceProductId: line.source_product_id, quantity: line.quantity ?? 0 }]));
-      const errors = itemsNotInOrder(input, orderLines);
-      if (errors.length > 0) throw new AppError('invalid_request', 'The shipment names items that are not in the order.', errors);
-    }
-    const outcome = await insertShipmentOn(client, tracking, { storeId: scope.store.id, sourceOrderId: input.source_order_id, actor: scope.actor }, input, resolveCourier(input, now), now);
-    if (outcome.kind === 'no_order') throw orderNotFound(input.source_order_id);
-    if (outcome.kind === 'number_taken') {
-      throw new AppError('conflict', `Tracking number "${input.tracking_number}" is already registered to an active shipment in this store.`);
-    }
-    return outcome.shipment;
-  });
+  if (outcome.kind === 'no_order') throw orderNotFound(input.source_order_id);
+  if (outcome.kind === 'number_taken') {
+    throw new AppError('conflict', `Tracking number "${input.tracking_number}" is already registered to an active shipment in this store.`);
+  }
+  return outcome.shipment;
 }
 
 /** A shipment as registered: active, no scans yet, and the note on its carrier, if any. */
@@ -214,17 +216,19 @@ export function newShipmentRecord(id: string, storeId: string, trackingNumber: s
 export type ShipmentInsert = { kind: 'inserted'; shipment: ShipmentRecord } | { kind: 'number_taken' } | { kind: 'no_order' };
 
 /**
- * Stores a shipment of an order, on a connection in a transaction: in one statement the order row
- * locked (as a fulfilment, a claim and a cancel take it, so this insert's foreign-key check never
- * waits on a fulfilment that waits on this number: a deadlock), the shipment, and its
- * shipment.created event with a delivery per subscribed endpoint; then its first tracking poll,
- * through pg-boss on the same connection. A number already active in the store inserts nothing
- * (the unique index decides, so a REST create and a fulfilment racing for it give one shipment).
- * The one way a shipment is made, whether registered over REST or pushed by a platform's fulfilment.
+ * Stores a shipment of an order in one statement: the order row locked (as a fulfilment, a claim
+ * and a cancel take it, so this insert's foreign-key check never waits on a fulfilment that waits
+ * on this number: a deadlock), the shipment, its shipment.created event with a delivery per
+ * subscribed endpoint, and its first tracking poll waiting in the outbox (tracking_poll_outbox;
+ * every instance moves those into the job queue, server/jobs/tracking-jobs.ts). On the pool it
+ * commits by itself; on a connection in a transaction, with the rest of it. A number already
+ * active in the store inserts nothing (the unique index decides, so a REST create and a fulfilment
+ * racing for it give one shipment). The one way a shipment is made, whether registered over REST
+ * or pushed by a platform's fulfilment.
  */
 export async function insertShipmentOn(
-  client: pg.ClientBase,
-  tracking: ShipmentTracking,
+  connection: pg.Pool | pg.ClientBase,
+  tracking: Pick<ShipmentTracking, 'providerName'>,
   owner: { storeId: string; sourceOrderId: string; actor: Actor },
   input: Pick<ShipmentInput, 'tracking_number' | 'source_product_ids' | 'line_items'>,
   { courier, message }: ResolvedCourier,
@@ -233,7 +237,7 @@ export async function insertShipmentOn(
   // The id is made here, so the event's data can hold it.
   const shipment = newShipmentRecord(randomUUID(), owner.storeId, input.tracking_number, { courier, message }, now);
   const event = eventParameters(owner.storeId, owner.actor, newEvent('shipment.created', toShipmentResponse(shipment)), now);
-  const inserted = await client.query<{ id: string | null; order_found: boolean }>({
+  const inserted = await connection.query<{ id: string | null; order_found: boolean }>({
     name: INSERT_SHIPMENT.name,
     text: INSERT_SHIPMENT.text,
     values: [
@@ -253,7 +257,6 @@ export async function insertShipmentOn(
   const row = inserted.rows[0];
   if (row === undefined || !row.order_found) return { kind: 'no_order' };
   if (row.id === null) return { kind: 'number_taken' };
-  await tracking.scheduler.schedulePoll(shipment.id, { client });
   return { kind: 'inserted', shipment };
 }
 
@@ -269,7 +272,7 @@ const LOCK_ORDER_LINES: HotStatement = {
 /** The event's parameters follow the shipment's ten. */
 const SHIPMENT_EVENT = eventInsertSql(11, { from: 's' });
 
-/** The order locked, the shipment unless its number is active, and its event; whether the order exists. */
+/** The order locked, the shipment unless its number is active, its event and its waiting first poll; whether the order exists. */
 const INSERT_SHIPMENT: HotStatement = {
   name: 'op_insert_shipment',
   text: `WITH o AS (
@@ -284,8 +287,10 @@ const INSERT_SHIPMENT: HotStatement = {
            ${SHIPMENT_EVENT.event}
          ), deliveries AS (
            ${SHIPMENT_EVENT.deliveries}
+         ), first_poll AS (
+           INSERT INTO tracking_poll_outbox (shipment_id, created_at) SELECT id, $10::timestamptz FROM s
          )
-         SELECT (SELECT id FROM s) AS id, EXISTS (SELECT 1 FROM o) AS order_found`,
+         SELECT (SELECT id FROM s) AS id, EXISTS (SELECT 1 FROM o) AS order_found`
 };
 
 /** The active shipment with that number, else the latest cancelled one. */

@@ -2,14 +2,20 @@
 // each job to exactly one of them, so several instances share the work, and a crashed worker's job
 // expires and is retried, so a crash loses nothing. The "stately" policy
 // keeps at most one waiting poll per shipment, so a chain of polls never doubles.
+//
+// A new shipment's first poll waits in tracking_poll_outbox, written in the shipment's own
+// statement (one round trip for a registration). Every instance moves the waiting rows into the
+// queue about once a second, in batches: the rows are deleted and their jobs inserted in one
+// transaction, rows locked by another instance's move are skipped, and the stately policy would
+// refuse a second waiting poll anyway. A first poll is therefore queued within about a second.
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Database } from '../db/client.js';
+import { inConnectionTransaction, type Database, type HotStatement } from '../db/client.js';
 import type { Clock } from '../domain/clock.js';
 import { pollShipment } from '../domain/shipments.js';
 import type { PollScheduler, TrackingProvider } from '../domain/tracking.js';
 import { TrackingUnavailableError } from '../domain/tracking.js';
-import { queueDb } from './queue.js';
+import { onConnection, queueDb } from './queue.js';
 
 export const TRACKING_POLL_QUEUE = 'tracking-poll';
 
@@ -29,10 +35,44 @@ export interface TrackingJobsOptions {
   work: boolean;
   /** How often an idle worker looks for due jobs. */
   workerPollingSeconds?: number;
+  /** How often this instance moves waiting first polls into the queue (default 1 s). */
+  firstPollIntervalMs?: number;
 }
 
 export interface TrackingJobs {
   scheduler: PollScheduler;
+  /** Stops moving first polls; the queue itself is stopped by its owner. */
+  stop(): Promise<void>;
+}
+
+/** First polls moved per transaction. */
+const FIRST_POLL_BATCH = 500;
+
+const TAKE_FIRST_POLLS: HotStatement = {
+  name: 'op_take_first_polls',
+  text: `DELETE FROM tracking_poll_outbox
+          WHERE shipment_id IN (SELECT shipment_id FROM tracking_poll_outbox ORDER BY created_at LIMIT ${FIRST_POLL_BATCH} FOR UPDATE SKIP LOCKED)
+          RETURNING shipment_id`,
+};
+
+/**
+ * Moves waiting first polls into the queue, oldest first, until none is left; how many it moved.
+ * Each batch's rows leave the outbox in the transaction that queues their jobs.
+ */
+export async function queueFirstPolls(db: Database, boss: PgBoss): Promise<number> {
+  let moved = 0;
+  for (;;) {
+    const batch = await inConnectionTransaction(db, async (client) => {
+      const taken = await client.query<{ shipment_id: string }>({ name: TAKE_FIRST_POLLS.name, text: TAKE_FIRST_POLLS.text });
+      if (taken.rows.length > 0) {
+        const jobs = taken.rows.map((row) => ({ name: TRACKING_POLL_QUEUE, data: { shipmentId: row.shipment_id } satisfies PollJob, singletonKey: row.shipment_id }));
+        await boss.insert(jobs, { db: onConnection(client) });
+      }
+      return taken.rows.length;
+    });
+    moved += batch;
+    if (batch < FIRST_POLL_BATCH) return moved;
+  }
 }
 
 export async function startTrackingJobs(options: TrackingJobsOptions): Promise<TrackingJobs> {
@@ -75,5 +115,22 @@ export async function startTrackingJobs(options: TrackingJobsOptions): Promise<T
     );
   }
 
-  return { scheduler };
+  // One move at a time per instance; a move that fails leaves its rows for the next.
+  let moving: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    moving = moving.then(() =>
+      queueFirstPolls(db, boss).catch((error: unknown) => {
+        logger.warn({ component: 'jobs', error_name: error instanceof Error ? error.name : typeof error }, 'queueing first tracking polls failed');
+      }),
+    );
+  }, options.firstPollIntervalMs ?? 1000);
+  timer.unref();
+
+  return {
+    scheduler,
+    stop: async () => {
+      clearInterval(timer);
+      await moving;
+    },
+  };
 }

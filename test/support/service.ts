@@ -74,6 +74,8 @@ export interface ServiceOptions {
   /** Run tracking workers in this instance (off by default: tests poll explicitly). */
   work?: boolean;
   pollIntervalSeconds?: number;
+  /** How often waiting first polls are moved into the queue (200 ms here; an hour stops it in practice). */
+  firstPollIntervalMs?: number;
   easyPostWebhookSecret?: string;
   /** Defaults to the offline verifier. */
   addressVerifier?: AddressVerifier;
@@ -96,7 +98,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     poolSize: 25,
     clock,
     logger: options.logger ?? createLogger('silent'),
-    tracking: { provider, pollIntervalSeconds: options.pollIntervalSeconds ?? 3600, workers: options.work ?? false, workerPollingSeconds: 0.5 },
+    tracking: { provider, pollIntervalSeconds: options.pollIntervalSeconds ?? 3600, workers: options.work ?? false, workerPollingSeconds: 0.5, firstPollIntervalMs: options.firstPollIntervalMs ?? 200 },
     addresses: { verifier: options.addressVerifier ?? createOfflineVerifier(), timeoutMs: options.addressTimeoutMs ?? 3000 },
     events: { allowPrivateNetworks: true, retryScheduleSeconds: [1, 1, 1], dispatchIntervalMs: 100, workers: false, ...options.events },
     rateLimits: options.rateLimits ?? null,
