@@ -290,6 +290,19 @@ describe('fulfillment.created', () => {
     await call(service.baseUrl, 'POST', '/v1/shipments/1Z999AA10123456784/cancel', { key: shop.liveKey });
   });
 
+  it('registers a number named twice in one message once, with one event and one first poll', async () => {
+    const { id } = await placed();
+    const number = `ZZTWICE${Date.now()}`;
+    // The same number as two spellings: normalised, they are one parcel.
+    const response = await push(fulfillment(id, nextId('ful'), [number, number.toLowerCase()]));
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ shipments_registered: 1, duplicate: false });
+    const shipments = await service.db.shipment.findMany({ where: { order: { sourceOrderId: id } }, select: { id: true } });
+    expect(shipments).toHaveLength(1);
+    const events = await service.db.event.findMany({ where: { storeId: shop.store.id, type: 'shipment.created' }, select: { data: true } });
+    expect(events.filter((event) => (event.data as { id?: string }).id === shipments[0]?.id)).toHaveLength(1);
+  });
+
   it('answers 500 order_not_yet_ingested for an order it has not received, so the sender retries', async () => {
     const response = await push(fulfillment('never-pushed', nextId('ful'), ['ZZNOTYET1']));
     expect(response.status).toBe(500);

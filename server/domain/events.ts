@@ -16,19 +16,33 @@ export type NewEvent = { [T in EventType]: { type: T; data: EventData<T> } }[Eve
 /** Typed construction, so each type's data is checked against the contract. */
 export const newEvent = <T extends EventType>(type: T, data: EventData<T>): NewEvent => ({ type, data }) as NewEvent;
 
+/** The SQL expressions an event row is made of, when a statement does not pass them as six parameters. */
+export interface EventExpressions {
+  storeId: string;
+  type: string;
+  actorKind: string;
+  actorId: string;
+  data: string;
+  at: string;
+}
+
 /**
- * The event and its deliveries, as two parts of one statement. The parameters from `first` are, in
- * order: store id, type, actor kind, actor id, data (JSON text), time. The order insert
- * (orders/create-order.ts), which must stay a single statement, embeds them with its own data
- * expression and FROM; that is why this is SQL text. `name` is the event part's name in the
- * statement (`e` unless a statement writes two events); `where` makes the event conditional.
+ * The event and its deliveries, as two parts of one statement. Given a number, the event's values
+ * are the six parameters from it, in order: store id, type, actor kind, actor id, data (JSON text),
+ * time. The order insert (orders/create-order.ts), which must stay a single statement, embeds them
+ * with its own data expression and FROM; that is why this is SQL text. `name` is the event part's
+ * name in the statement (`e` unless a statement writes two events); `where` makes it conditional.
  */
-export const eventInsertSql = (first: number, options: { data?: string; from?: string; where?: string; name?: string } = {}) => {
-  const p = (offset: number) => `$${first + offset}`;
+export const eventInsertSql = (values: number | EventExpressions, options: { data?: string; from?: string; where?: string; name?: string } = {}) => {
+  const p = (offset: number) => (typeof values === 'number' ? `$${values + offset}` : '');
+  const v: EventExpressions =
+    typeof values === 'number'
+      ? { storeId: `${p(0)}::uuid`, type: p(1), actorKind: `${p(2)}::actor_kind`, actorId: p(3), data: options.data ?? `${p(4)}::json`, at: `${p(5)}::timestamptz` }
+      : values;
   const name = options.name ?? 'e';
   return {
     event: `INSERT INTO events (store_id, type, mode, actor_kind, actor_id, data, created_at)
-            SELECT ${p(0)}::uuid, ${p(1)}, 'live', ${p(2)}::actor_kind, ${p(3)}, ${options.data ?? `${p(4)}::json`}, ${p(5)}::timestamptz
+            SELECT ${v.storeId}, ${v.type}, 'live', ${v.actorKind}, ${v.actorId}, ${v.data}, ${v.at}
             ${options.from === undefined ? '' : `FROM ${options.from}`}
             ${options.where === undefined ? '' : `WHERE ${options.where}`}
             RETURNING id, seq, store_id, type, created_at`,

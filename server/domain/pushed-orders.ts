@@ -156,7 +156,7 @@ export async function lockMessageTargetOn(client: pg.ClientBase, storeId: string
 }
 
 /** A message naming no live order: its test-mode order, else 500 order_not_yet_ingested (see above). */
-export async function testModeTargetOn(client: pg.ClientBase, storeId: string, sourceOrderId: string): Promise<{ kind: 'test' }> {
+export async function testModeTargetOn(client: pg.Pool | pg.ClientBase, storeId: string, sourceOrderId: string): Promise<{ kind: 'test' }> {
   const test = await client.query({ name: TEST_ORDER.name, text: TEST_ORDER.text, values: [storeId, sourceOrderId] });
   if (test.rows.length > 0) return { kind: 'test' };
   throw orderNotYetIngested(sourceOrderId);

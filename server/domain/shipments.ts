@@ -8,8 +8,8 @@ import type { ShipmentRequest } from '../../contract/shipments.js';
 import type pg from 'pg';
 import { hotQuery, inConnectionTransaction, type Database, type HotStatement, type Prisma, type Transaction } from '../db/client.js';
 import { toCheckpointResponse, toShipmentResponse } from '../wire/shipments.js';
-import type { Actor, StoreScope } from './actor.js';
-import { emitEvent, eventInsertSql, eventParameters, newEvent } from './events.js';
+import { actorColumns, type Actor, type StoreScope } from './actor.js';
+import { emitEvent, eventInsertSql, newEvent } from './events.js';
 import { detectCarrier, normalizeCourierId } from './carriers.js';
 import { hasOpenClaim } from './claims.js';
 import { AppError } from './errors.js';
@@ -172,10 +172,10 @@ export async function createShipment(
   now: Date,
 ): Promise<ShipmentRecord> {
   const owner = { storeId: scope.store.id, sourceOrderId: input.source_order_id, actor: scope.actor };
-  const courier = resolveCourier(input, now);
+  const parcel = { ...input, courier: resolveCourier(input, now) };
   const namesItems = (input.source_product_ids ?? []).length > 0 || (input.line_items ?? []).length > 0;
   const outcome = !namesItems
-    ? await insertShipmentOn(db.pool, tracking, owner, input, courier, now)
+    ? await insertShipments(db.pool, tracking, owner, [parcel], null, now)
     : await inConnectionTransaction(db, async (client) => {
         const lines = await client.query<{ source_id: string | null; source_product_id: string | null; quantity: number | null }>({
           name: LOCK_ORDER_LINES.name,
@@ -186,13 +186,14 @@ export async function createShipment(
         const orderLines = lines.rows.flatMap((line) => (line.source_id === null ? [] : [{ sourceId: line.source_id, sourceProductId: line.source_product_id, quantity: line.quantity ?? 0 }]));
         const errors = itemsNotInOrder(input, orderLines);
         if (errors.length > 0) throw new AppError('invalid_request', 'The shipment names items that are not in the order.', errors);
-        return insertShipmentOn(client, tracking, owner, input, courier, now);
+        return insertShipments(client, tracking, owner, [parcel], null, now);
       });
-  if (outcome.kind === 'no_order') throw orderNotFound(input.source_order_id);
-  if (outcome.kind === 'number_taken') {
+  if (!outcome.orderFound) throw orderNotFound(input.source_order_id);
+  const [shipment] = outcome.inserted;
+  if (shipment === undefined) {
     throw new AppError('conflict', `Tracking number "${input.tracking_number}" is already registered to an active shipment in this store.`);
   }
-  return outcome.shipment;
+  return shipment;
 }
 
 /** A shipment as registered: active, no scans yet, and the note on its carrier, if any. */
@@ -213,51 +214,61 @@ export function newShipmentRecord(id: string, storeId: string, trackingNumber: s
   };
 }
 
-export type ShipmentInsert = { kind: 'inserted'; shipment: ShipmentRecord } | { kind: 'number_taken' } | { kind: 'no_order' };
+/** A shipment to register: what it carries, and its carrier as resolveCourier found it. */
+export type NewParcel = Pick<ShipmentInput, 'tracking_number' | 'source_product_ids' | 'line_items'> & { courier: ResolvedCourier };
+
+export interface ShipmentsInsert {
+  orderFound: boolean;
+  /** False when the fulfilment id was already recorded (a redelivery): nothing was registered. */
+  fulfillmentRecorded: boolean;
+  /** The shipments registered; a number already active in the store is skipped. */
+  inserted: ShipmentRecord[];
+}
 
 /**
- * Stores a shipment of an order in one statement: the order row locked (as a fulfilment, a claim
+ * Stores shipments of an order in one statement: the order row locked (as a fulfilment, a claim
  * and a cancel take it, so this insert's foreign-key check never waits on a fulfilment that waits
- * on this number: a deadlock), the shipment, its shipment.created event with a delivery per
- * subscribed endpoint, and its first tracking poll waiting in the outbox (tracking_poll_outbox;
- * every instance moves those into the job queue, server/jobs/tracking-jobs.ts). On the pool it
- * commits by itself; on a connection in a transaction, with the rest of it. A number already
- * active in the store inserts nothing (the unique index decides, so a REST create and a fulfilment
- * racing for it give one shipment). The one way a shipment is made, whether registered over REST
- * or pushed by a platform's fulfilment.
+ * on this number: a deadlock); the fulfilment id once, when a platform's fulfilment brings them;
+ * each shipment; its shipment.created event with a delivery per subscribed endpoint; and its first
+ * tracking poll waiting in the outbox (tracking_poll_outbox; every instance moves those into the job
+ * queue, server/jobs/tracking-jobs.ts). On the pool it commits by itself; on a connection in a
+ * transaction, with the rest of it. A number already active in the store inserts nothing (the
+ * unique index decides, so a REST create and a fulfilment racing for it give one shipment), and a
+ * recorded fulfilment id inserts nothing at all. The one way shipments are made, whether
+ * registered over REST or pushed by a platform.
  */
-export async function insertShipmentOn(
+export async function insertShipments(
   connection: pg.Pool | pg.ClientBase,
   tracking: Pick<ShipmentTracking, 'providerName'>,
   owner: { storeId: string; sourceOrderId: string; actor: Actor },
-  input: Pick<ShipmentInput, 'tracking_number' | 'source_product_ids' | 'line_items'>,
-  { courier, message }: ResolvedCourier,
+  parcels: readonly NewParcel[],
+  fulfillmentId: string | null,
   now: Date,
-): Promise<ShipmentInsert> {
-  // The id is made here, so the event's data can hold it.
-  const shipment = newShipmentRecord(randomUUID(), owner.storeId, input.tracking_number, { courier, message }, now);
-  const event = eventParameters(owner.storeId, owner.actor, newEvent('shipment.created', toShipmentResponse(shipment)), now);
-  const inserted = await connection.query<{ id: string | null; order_found: boolean }>({
-    name: INSERT_SHIPMENT.name,
-    text: INSERT_SHIPMENT.text,
-    values: [
-      owner.storeId,
-      owner.sourceOrderId,
-      shipment.id,
-      shipment.trackingNumber,
-      courier,
-      tracking.providerName,
-      input.source_product_ids ?? [],
-      input.line_items === undefined ? null : JSON.stringify(input.line_items),
-      JSON.stringify(shipment.merchantMessages),
-      now,
-      ...event,
-    ],
+): Promise<ShipmentsInsert> {
+  // The ids are made here, so each event's data can hold its shipment's.
+  const shipments = parcels.map((parcel) => ({ parcel, record: newShipmentRecord(randomUUID(), owner.storeId, parcel.tracking_number, parcel.courier, now) }));
+  const rows = shipments.map(({ parcel, record }) => ({
+    id: record.id,
+    tracking_number: record.trackingNumber,
+    courier: record.courier,
+    source_product_ids: parcel.source_product_ids ?? [],
+    line_items: parcel.line_items ?? null,
+    merchant_messages: record.merchantMessages,
+    event: toShipmentResponse(record),
+  }));
+  const { actorKind, actorId } = actorColumns(owner.actor);
+  const result = await connection.query<{ order_found: boolean; fulfillment_recorded: boolean; inserted: string[] }>({
+    name: INSERT_SHIPMENTS.name,
+    text: INSERT_SHIPMENTS.text,
+    values: [owner.storeId, owner.sourceOrderId, JSON.stringify(rows), tracking.providerName, now, fulfillmentId, actorKind, actorId],
   });
-  const row = inserted.rows[0];
-  if (row === undefined || !row.order_found) return { kind: 'no_order' };
-  if (row.id === null) return { kind: 'number_taken' };
-  return { kind: 'inserted', shipment };
+  const row = result.rows[0];
+  const inserted = new Set(row?.inserted ?? []);
+  return {
+    orderFound: row?.order_found ?? false,
+    fulfillmentRecorded: row?.fulfillment_recorded ?? false,
+    inserted: shipments.filter(({ record }) => inserted.has(record.id)).map(({ record }) => record),
+  };
 }
 
 /** The order, locked, with its lines (one row per line; one row of nulls when it has none). */
@@ -269,18 +280,37 @@ const LOCK_ORDER_LINES: HotStatement = {
             FOR UPDATE OF o`,
 };
 
-/** The event's parameters follow the shipment's ten. */
-const SHIPMENT_EVENT = eventInsertSql(11, { from: 's' });
+/** Each shipment's event, its data read from the input row that made the shipment. */
+const SHIPMENT_EVENT = eventInsertSql(
+  { storeId: '$1::uuid', type: "'shipment.created'", actorKind: '$7::actor_kind', actorId: '$8', data: "i.item -> 'event'", at: '$5::timestamptz' },
+  { from: "s JOIN input i ON (i.item ->> 'id')::uuid = s.id" },
+);
 
-/** The order locked, the shipment unless its number is active, its event and its waiting first poll; whether the order exists. */
-const INSERT_SHIPMENT: HotStatement = {
-  name: 'op_insert_shipment',
+/**
+ * $1 store, $2 the order's source id, $3 the shipments (a JSON array, in the order to insert them),
+ * $4 the tracking provider, $5 the time, $6 the fulfilment id or null, $7 and $8 the actor.
+ */
+const INSERT_SHIPMENTS: HotStatement = {
+  name: 'op_insert_shipments',
   text: `WITH o AS (
            SELECT id FROM orders WHERE store_id = $1::uuid AND source_order_id = $2 FOR UPDATE
+         ), f AS (
+           INSERT INTO fulfillments (store_id, order_id, source_fulfillment_id, received_at)
+           SELECT $1::uuid, o.id, $6, $5::timestamptz FROM o WHERE $6::text IS NOT NULL
+           ON CONFLICT (store_id, source_fulfillment_id) DO NOTHING
+           RETURNING id
+         ), input AS (
+           SELECT x.item, x.position FROM json_array_elements($3::json) WITH ORDINALITY AS x (item, position)
          ), s AS (
            INSERT INTO shipments (id, store_id, order_id, tracking_number, courier, tracking_provider, source_product_ids, line_items,
                                   merchant_messages, created_on, updated_on)
-           SELECT $3::uuid, $1::uuid, o.id, $4, $5, $6, $7::text[], $8::jsonb, $9::jsonb, $10::timestamptz, $10::timestamptz FROM o
+           SELECT (i.item ->> 'id')::uuid, $1::uuid, o.id, i.item ->> 'tracking_number', i.item ->> 'courier', $4,
+                  ARRAY(SELECT json_array_elements_text(i.item -> 'source_product_ids')),
+                  NULLIF((i.item -> 'line_items')::jsonb, 'null'::jsonb), (i.item -> 'merchant_messages')::jsonb,
+                  $5::timestamptz, $5::timestamptz
+             FROM o CROSS JOIN input i
+            WHERE $6::text IS NULL OR EXISTS (SELECT 1 FROM f)
+            ORDER BY i.position
            ON CONFLICT (store_id, tracking_number) WHERE cancelled_on IS NULL DO NOTHING
            RETURNING id
          ), e AS (
@@ -288,9 +318,11 @@ const INSERT_SHIPMENT: HotStatement = {
          ), deliveries AS (
            ${SHIPMENT_EVENT.deliveries}
          ), first_poll AS (
-           INSERT INTO tracking_poll_outbox (shipment_id, created_at) SELECT id, $10::timestamptz FROM s
+           INSERT INTO tracking_poll_outbox (shipment_id, created_at) SELECT id, $5::timestamptz FROM s
          )
-         SELECT (SELECT id FROM s) AS id, EXISTS (SELECT 1 FROM o) AS order_found`
+         SELECT EXISTS (SELECT 1 FROM o) AS order_found,
+                ($6::text IS NULL OR EXISTS (SELECT 1 FROM f)) AS fulfillment_recorded,
+                ARRAY(SELECT id::text FROM s) AS inserted`,
 };
 
 /** The active shipment with that number, else the latest cancelled one. */
