@@ -5,7 +5,9 @@
 //
 // It builds the app in-process the way bench/target.ts does, sends one request of each kind (after
 // one warm-up request each) and prints the statements sent to the trace database while that request
-// ran, captured by bench/statements.ts (pg's Client.query is wrapped for that request only).
+// ran, captured by bench/statements.ts (pg's Client.query is wrapped for that request only). The
+// instance's own background work can land in a window too (the first-poll mover's BEGIN, DELETE FROM
+// tracking_poll_outbox and COMMIT, about once a second): run it again when a count looks odd.
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
