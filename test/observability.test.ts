@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { createLogger } from '../server/logger.js';
-import { call, orderBody } from './support/http.js';
+import { call, metricValue, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 
 const logLines: string[] = [];
@@ -35,11 +35,6 @@ afterAll(async () => {
   await service.close();
   await hidden.close();
 });
-
-function metricValue(text: string, line: string): number | undefined {
-  const found = text.split('\n').find((l) => l.startsWith(`${line} `));
-  return found === undefined ? undefined : Number(found.slice(line.length + 1));
-}
 
 describe('/metrics', () => {
   it('counts requests and latency by route and status, rate-limit rejections and premium', async () => {

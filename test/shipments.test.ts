@@ -8,7 +8,7 @@ import { createLogger } from '../server/logger.js';
 import { applyTrackingReport, pollShipment } from '../server/domain/shipments.js';
 import type { ShipmentToTrack, TrackingProvider, TrackingReport } from '../server/domain/tracking.js';
 import { createSandboxProvider } from '../server/tracking/sandbox.js';
-import { call, orderBody, tableCounts } from './support/http.js';
+import { call, metricValue, orderBody, tableCounts } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -88,7 +88,7 @@ describe('POST /v1/shipments', () => {
 
   it('moves each waiting first poll into the queue once, however many moves race, and keeps them when the queue fails', async () => {
     // An instance of its own whose mover does not run by itself: the moves below are the only ones.
-    const quiet = await startService({ firstPollIntervalMs: 3_600_000 });
+    const quiet = await startService({ firstPollIntervalMs: 3_600_000, exposeMetrics: true });
     const boss = await startJobQueue({ databaseUrl: quiet.databaseUrl, logger: createLogger('silent'), schedules: false });
     try {
       const quietShop = await seedStore(quiet.db);
@@ -120,8 +120,13 @@ describe('POST /v1/shipments', () => {
       const failing = { insert: () => Promise.reject(new Error('queue down')) } as unknown as PgBoss;
       await expect(queueFirstPolls(quiet.db, failing)).rejects.toThrow('queue down');
       expect(await quiet.db.trackingPollOutbox.findMany({ select: { shipmentId: true } })).toEqual([{ shipmentId: kept }]);
+      // A first poll left waiting shows in the lag an operator watches, not only a queued one.
+      const lag = async () => metricValue(await (await fetch(`${quiet.baseUrl}/metrics`)).text(), 'tracking_job_lag_seconds') ?? -1;
+      await quiet.db.$executeRawUnsafe("UPDATE tracking_poll_outbox SET created_at = now() - interval '120 seconds'");
+      expect(await lag()).toBeGreaterThanOrEqual(120);
       expect(await queueFirstPolls(quiet.db, boss)).toBe(1);
       expect(await quiet.db.trackingPollOutbox.count()).toBe(0);
+      expect(await lag()).toBeLessThan(120);
     } finally {
       await boss.stop({ graceful: false, wait: true });
       await quiet.close();

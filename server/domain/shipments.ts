@@ -160,7 +160,7 @@ function itemsNotInOrder(
 
 /**
  * Registers a shipment over REST, without Prisma's layer (its interactive transaction cost about
- * 3 ms of CPU a request). Without items named it is one statement (insertShipmentOn). With items
+ * 3 ms of CPU a request). Without items named it is one statement (insertShipments). With items
  * named, they are checked against the order's lines under its lock first, in a transaction on one
  * connection. A number already active in the store is 409.
  */
@@ -318,7 +318,8 @@ const INSERT_SHIPMENTS: HotStatement = {
          ), deliveries AS (
            ${SHIPMENT_EVENT.deliveries}
          ), first_poll AS (
-           INSERT INTO tracking_poll_outbox (shipment_id, created_at) SELECT id, $5::timestamptz FROM s
+           -- The database's clock, as the lag metric reads it (server/http/metrics.ts).
+           INSERT INTO tracking_poll_outbox (shipment_id, created_at) SELECT id, now() FROM s
          )
          SELECT EXISTS (SELECT 1 FROM o) AS order_found,
                 ($6::text IS NULL OR EXISTS (SELECT 1 FROM f)) AS fulfillment_recorded,

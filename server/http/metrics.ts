@@ -69,14 +69,17 @@ export function createMetrics(db: Database, options: { processMetrics?: boolean 
   });
   new Gauge({
     name: 'tracking_job_lag_seconds',
-    help: 'How long the oldest due tracking poll has been waiting (0 when none is due).',
+    help: 'How long the oldest due tracking poll has been waiting, in the queue or as a first poll not moved into it yet (0 when none is due).',
     registers: [registry],
     async collect() {
-      // Read at scrape time from the queue itself, so it is the same whichever instance answers.
+      // Read at scrape time from the queue and the first-poll outbox themselves, so it is the same
+      // whichever instance answers, and a stuck mover shows as well as stuck workers.
       try {
         const rows = await db.$queryRaw<Array<{ lag: number | null }>>`
-          SELECT EXTRACT(EPOCH FROM (now() - min(start_after)))::float8 AS lag
-            FROM pgboss.job WHERE name = 'tracking-poll' AND state IN ('created', 'retry') AND start_after <= now()`;
+          SELECT GREATEST(
+                   (SELECT EXTRACT(EPOCH FROM (now() - min(start_after)))
+                      FROM pgboss.job WHERE name = 'tracking-poll' AND state IN ('created', 'retry') AND start_after <= now()),
+                   (SELECT EXTRACT(EPOCH FROM (now() - min(created_at))) FROM tracking_poll_outbox))::float8 AS lag`;
         this.set(Math.max(0, rows[0]?.lag ?? 0));
       } catch {
         this.set(0);

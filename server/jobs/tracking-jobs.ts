@@ -115,14 +115,21 @@ export async function startTrackingJobs(options: TrackingJobsOptions): Promise<T
     );
   }
 
-  // One move at a time per instance; a move that fails leaves its rows for the next.
-  let moving: Promise<unknown> = Promise.resolve();
+  // One move at a time per instance: a tick that finds one running (a slow or absent database)
+  // is skipped. A move that fails leaves its rows for the next.
+  let moving: Promise<void> | null = null;
   const timer = setInterval(() => {
-    moving = moving.then(() =>
-      queueFirstPolls(db, boss).catch((error: unknown) => {
-        logger.warn({ component: 'jobs', error_name: error instanceof Error ? error.name : typeof error }, 'queueing first tracking polls failed');
-      }),
-    );
+    if (moving !== null) return;
+    moving = queueFirstPolls(db, boss)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          logger.warn({ component: 'jobs', error_name: error instanceof Error ? error.name : typeof error }, 'queueing first tracking polls failed');
+        },
+      )
+      .finally(() => {
+        moving = null;
+      });
   }, options.firstPollIntervalMs ?? 1000);
   timer.unref();
 

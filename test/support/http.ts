@@ -72,3 +72,9 @@ export async function tableCounts(db: { $queryRawUnsafe<T>(query: string): Promi
   }
   return counts;
 }
+
+/** The value of one line of a Prometheus text exposition (`name{labels}`), or undefined. */
+export function metricValue(text: string, line: string): number | undefined {
+  const found = text.split('\n').find((l) => l.startsWith(`${line} `));
+  return found === undefined ? undefined : Number(found.slice(line.length + 1));
+}
