@@ -34,11 +34,7 @@ export interface EventExpressions {
  * name in the statement (`e` unless a statement writes two events); `where` makes it conditional.
  */
 export const eventInsertSql = (values: number | EventExpressions, options: { data?: string; from?: string; where?: string; name?: string } = {}) => {
-  const p = (offset: number) => (typeof values === 'number' ? `$${values + offset}` : '');
-  const v: EventExpressions =
-    typeof values === 'number'
-      ? { storeId: `${p(0)}::uuid`, type: p(1), actorKind: `${p(2)}::actor_kind`, actorId: p(3), data: options.data ?? `${p(4)}::json`, at: `${p(5)}::timestamptz` }
-      : values;
+  const v = typeof values === 'number' ? positionalEventValues(values, options.data) : values;
   const name = options.name ?? 'e';
   return {
     event: `INSERT INTO events (store_id, type, mode, actor_kind, actor_id, data, created_at)
@@ -55,6 +51,12 @@ export const eventInsertSql = (values: number | EventExpressions, options: { dat
                    FROM ${name} JOIN webhook_endpoints w ON w.store_id = ${name}.store_id AND ${receivesSql(`${name}.type`)}`,
   };
 };
+
+/** The six parameters from `first`, in eventParameters' order; `data` may replace the fifth's expression. */
+function positionalEventValues(first: number, data: string | undefined): EventExpressions {
+  const p = (offset: number) => `$${first + offset}`;
+  return { storeId: `${p(0)}::uuid`, type: p(1), actorKind: `${p(2)}::actor_kind`, actorId: p(3), data: data ?? `${p(4)}::json`, at: `${p(5)}::timestamptz` };
+}
 
 const EMIT_SQL = (() => {
   const sql = eventInsertSql(1);
