@@ -89,16 +89,19 @@ export async function billingStatement(db: Database, storeId: string, month: str
   const { start } = monthBounds(month);
   // One aggregate over the (store_id, effective_at) index: per reason and UTC day, at most 3 x 31
   // rows. The ISO weeks are formed below from the days, so their rule lives in one place (isoWeek).
+  // Grouped by the date and formatted after grouping: to_char on every entry took more than half
+  // of the statement's time with 66,000 entries in the month.
   const rows = await db.$queryRaw<DayRow[]>`
-    SELECT reason::text AS reason,
-           to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
-           count(*)::int AS count,
-           sum(amount_cents)::bigint AS total
-      FROM premium_ledger_entries
-     WHERE store_id = ${storeId}::uuid
-       AND effective_at >= ${start.toISOString()}::timestamptz
-       AND effective_at < ${start.toISOString()}::timestamptz + interval '1 month'
-     GROUP BY 1, 2
+    SELECT reason::text AS reason, to_char(day, 'YYYY-MM-DD') AS day, count, total
+      FROM (SELECT reason,
+                   (effective_at AT TIME ZONE 'UTC')::date AS day,
+                   count(*)::int AS count,
+                   sum(amount_cents)::bigint AS total
+              FROM premium_ledger_entries
+             WHERE store_id = ${storeId}::uuid
+               AND effective_at >= ${start.toISOString()}::timestamptz
+               AND effective_at < ${start.toISOString()}::timestamptz + interval '1 month'
+             GROUP BY 1, 2) AS days
      ORDER BY 2, 1`;
 
   let premiumCount = 0;

@@ -30,11 +30,13 @@ export async function storeOverview(db: Database, storeId: string, month: string
          AND source_created_on >= ${start.toISOString()}::timestamptz
          AND source_created_on < ${start.toISOString()}::timestamptz + interval '1 month'`,
     db.claim.count({ where: { storeId, status: { in: [...OPEN_CLAIM_STATUSES] } } }),
+    // Formatted after grouping, as the statement's aggregate is (billing.ts).
     db.$queryRaw<Array<{ day: string; net: bigint }>>`
-      SELECT to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, sum(amount_cents)::bigint AS net
-        FROM premium_ledger_entries
-       WHERE store_id = ${storeId}::uuid AND effective_at >= ${firstDay} AND effective_at < ${new Date(today + DAY_MS)}
-       GROUP BY 1`,
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, net
+        FROM (SELECT (effective_at AT TIME ZONE 'UTC')::date AS day, sum(amount_cents)::bigint AS net
+                FROM premium_ledger_entries
+               WHERE store_id = ${storeId}::uuid AND effective_at >= ${firstDay} AND effective_at < ${new Date(today + DAY_MS)}
+               GROUP BY 1) AS days`,
   ]);
   const byDay = new Map(days.map((row) => [row.day, Number(row.net)]));
   const dailyNetCents = Array.from({ length: OVERVIEW_DAYS }, (_, index) => {
