@@ -156,49 +156,43 @@ export function serverScenarios(seeded: Seeded, counters: Counters, runId: strin
         return { ...req, body: JSON.stringify({ address }) };
       },
     },
-    {
-      name: 'webhook_order_placed',
-      baseline: 'insert',
-      method: 'POST',
-      path: `/api/webhooks/${PLATFORM_SLUG}`,
-      headers: json,
-      setup: (req) => {
+    platformScenario(
+      'webhook_order_placed',
+      () => {
         counters.webhooks += 1;
-        return signed(req, orderPlacedMessage(seeded.store.slug, `push-${runId}-${counters.webhooks}`, counters.webhooks));
+        return orderPlacedMessage(seeded.store.slug, `push-${runId}-${counters.webhooks}`, counters.webhooks);
       },
-      onResponse: (status, body) => {
+      (status, body) => {
         const id = status === 200 || status === 201 ? fieldOf(body, 'order_id') : undefined;
         if (id !== undefined) counters.pushedOrders.push(id);
       },
-    },
+    ),
     // A fulfilment burst: each message brings one new tracking number for one of the pushed orders.
-    {
-      name: 'webhook_fulfillment_created',
-      baseline: 'insert',
-      method: 'POST',
-      path: `/api/webhooks/${PLATFORM_SLUG}`,
-      headers: json,
-      setup: (req) => {
-        counters.fulfillments += 1;
-        const n = counters.fulfillments;
-        const orderId = pushedOrder(counters, n);
-        return signed(req, fulfillmentCreatedMessage(seeded.store.slug, orderId, `ful-${runId}-${n}`, upsTrackingNumber(`F${shipmentPrefix.slice(1)}`, n)));
-      },
-    },
+    platformScenario('webhook_fulfillment_created', () => {
+      counters.fulfillments += 1;
+      const n = counters.fulfillments;
+      return fulfillmentCreatedMessage(seeded.store.slug, pushedOrder(counters, n), `ful-${runId}-${n}`, upsTrackingNumber(`F${shipmentPrefix.slice(1)}`, n));
+    }),
     // Refunds of the protection line, one per pushed order (past those, a refund reverses nothing more).
-    {
-      name: 'webhook_refund_created',
-      baseline: 'insert',
-      method: 'POST',
-      path: `/api/webhooks/${PLATFORM_SLUG}`,
-      headers: json,
-      setup: (req) => {
-        counters.refunds += 1;
-        const n = counters.refunds;
-        return signed(req, refundCreatedMessage(seeded.store.slug, pushedOrder(counters, n), `ref-${runId}-${n}`));
-      },
-    },
+    platformScenario('webhook_refund_created', () => {
+      counters.refunds += 1;
+      const n = counters.refunds;
+      return refundCreatedMessage(seeded.store.slug, pushedOrder(counters, n), `ref-${runId}-${n}`);
+    }),
   ];
+}
+
+/** A platform's message, a new one for each request (`nextMessage`), signed as the platform signs it. */
+function platformScenario(name: string, nextMessage: () => unknown, onResponse?: Scenario['onResponse']): Scenario {
+  return {
+    name,
+    baseline: 'insert',
+    method: 'POST',
+    path: `/api/webhooks/${PLATFORM_SLUG}`,
+    headers: { 'content-type': 'application/json' },
+    setup: (req) => signed(req, nextMessage()),
+    ...(onResponse === undefined ? {} : { onResponse }),
+  };
 }
 
 /** The n-th pushed order, round and round. */

@@ -122,6 +122,10 @@ export const claimItems = (input: ClaimInput) => (input.items ?? []).map((item) 
 
 const claimNotFound = (id: string) => new AppError('not_found', `No claim with id "${id}" in this store.`);
 
+/** The same rule for a statement of our own: whether the order `orderIdSql` names has an open claim. */
+export const openClaimExistsSql = (orderIdSql: string) =>
+  `EXISTS (SELECT 1 FROM claims c WHERE c.order_id = ${orderIdSql} AND c.status IN (${OPEN_CLAIM_STATUSES.map((status) => `'${status}'`).join(', ')}))`;
+
 /** An open claim on the order as a whole, or on the given shipment of it, blocks cancelling. */
 export async function hasOpenClaim(tx: Transaction, target: { orderId: string; shipmentId?: string }): Promise<boolean> {
   const shipmentScope = target.shipmentId === undefined ? {} : { OR: [{ shipmentId: target.shipmentId }, { shipmentId: null }] };

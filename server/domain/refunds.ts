@@ -19,9 +19,9 @@ import type { RefundCreatedMessage } from '../../contract/webhooks.js';
 import { inConnectionTransaction, isUniqueViolation, type Database, type HotStatement } from '../db/client.js';
 import { centsToMajorNumber } from '../../contract/money.js';
 import { toOrderResponse } from '../wire/orders.js';
-import { OPEN_CLAIM_STATUSES } from './claims.js';
+import { openClaimExistsSql } from './claims.js';
 import { eventInsertSql, eventParameters, newEvent, type NewEvent } from './events.js';
-import { toOrderRecord, type OrderRecord } from './orders/index.js';
+import { cancelledAt, orderCancelledEvent, toOrderRecord, type OrderRecord } from './orders/index.js';
 import { orderWithLinesSql, toOrderRow, type OrderWithLinesRow } from './orders/order-record.js';
 import { AppError } from './errors.js';
 import { isProtectionSku } from './protection-line.js';
@@ -96,8 +96,7 @@ export async function reverseRefund(db: Database, scope: PlatformScope, message:
       const reversed: OrderRecord = { ...order, paidToInsureCents: remainingCents };
       const reversal = { refund_id: refund.id, amount_reversed: centsToMajorNumber(reversedCents), premium_remaining: centsToMajorNumber(remainingCents) };
       const reversedEvent = reversedCents > 0 ? newEvent('premium.reversed', { ...toOrderResponse(reversed), reversal }) : null;
-      const cancelled: OrderRecord = { ...reversed, status: 'cancelled', cancelledOn: now, updatedOn: now };
-      const cancelledEvent = cancels ? newEvent('order.cancelled', { ...toOrderResponse(cancelled), cancellation_cause: 'refund' }) : null;
+      const cancelledEvent = cancels ? orderCancelledEvent(cancelledAt(reversed, now), 'refund') : null;
       // An event not written still fills its parameters (with nulls): the statement is prepared once.
       const eventValues = (event: NewEvent | null) => (event === null ? Array<null>(6).fill(null) : eventParameters(store.id, scope.actor, event, now));
       await client.query({
@@ -143,8 +142,6 @@ interface RefundTargetRow extends OrderWithLinesRow {
   has_open_claim: boolean;
 }
 
-const openClaimStatuses = OPEN_CLAIM_STATUSES.map((status) => `'${status}'`).join(', ');
-
 /** Run after the order's lock (see reverseRefund): the order, and what the refund decides on. */
 const REFUND_TARGET: HotStatement = {
   name: 'op_refund_target',
@@ -152,7 +149,7 @@ const REFUND_TARGET: HotStatement = {
           o.protection_sku,
           (SELECT max(e.effective_at) FROM premium_ledger_entries e WHERE e.order_id = o.id AND e.reason <> 'reversal') AS latest_charge_at,
           (SELECT r.order_id FROM refunds r WHERE r.store_id = $1::uuid AND r.source_refund_id = $3) AS previous_refund_order_id,
-          EXISTS (SELECT 1 FROM claims c WHERE c.order_id = o.id AND c.status IN (${openClaimStatuses})) AS has_open_claim`),
+          ${openClaimExistsSql('o.id')} AS has_open_claim`),
 };
 
 /** The reversal's event follows the refund's eleven parameters, the cancellation's follows it. */

@@ -63,12 +63,10 @@ export class TrackingUnavailableError extends Error {
 }
 
 /**
- * Schedules the next poll of a shipment. Given the caller's transaction, the job is written in it,
- * so a shipment and its first poll are committed together (a crash cannot lose the chain).
+ * Schedules the next poll of a shipment (a carrier change, or a poll for the one after it). The job
+ * is written in the caller's transaction, so the change and its poll commit together (a crash cannot
+ * break the chain). A new shipment's first poll goes through the outbox instead (shipments.ts).
  */
-/** Where a job is written, so it commits with the change that makes it: a Prisma transaction, or a connection in one. */
-export type QueueWriter = { tx: import('../db/client.js').Transaction } | { client: import('pg').ClientBase };
-
 export interface PollScheduler {
-  schedulePoll(shipmentId: string, options: QueueWriter & { startAfter?: Date }): Promise<void>;
+  schedulePoll(shipmentId: string, options: { tx: import('../db/client.js').Transaction; startAfter?: Date }): Promise<void>;
 }

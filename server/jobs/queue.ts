@@ -5,7 +5,6 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type pg from 'pg';
 import type { Transaction } from '../db/client.js';
-import type { QueueWriter } from '../domain/tracking.js';
 
 export async function startJobQueue(options: { databaseUrl: string; logger: Logger; schedules: boolean }): Promise<PgBoss> {
   const boss = new PgBoss({
@@ -29,10 +28,7 @@ export function inTransaction(tx: Transaction): PgBoss.Db {
   return { executeSql: async (text, values) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...asParameters(values)) }) };
 }
 
-/** The same, on a connection in a transaction of its own (node-postgres, without Prisma's layer). */
+/** The same, on a node-postgres connection in a transaction (the first-poll mover's, tracking-jobs.ts). */
 export function onConnection(client: pg.ClientBase): PgBoss.Db {
   return { executeSql: async (text, values) => ({ rows: (await client.query(text, asParameters(values))).rows as unknown[] }) };
 }
-
-/** Where a job is written: the change's Prisma transaction, or its connection. */
-export const queueDb = (writer: QueueWriter): PgBoss.Db => ('tx' in writer ? inTransaction(writer.tx) : onConnection(writer.client));

@@ -15,7 +15,7 @@ import type { Clock } from '../domain/clock.js';
 import { pollShipment } from '../domain/shipments.js';
 import type { PollScheduler, TrackingProvider } from '../domain/tracking.js';
 import { TrackingUnavailableError } from '../domain/tracking.js';
-import { onConnection, queueDb } from './queue.js';
+import { inTransaction, onConnection } from './queue.js';
 
 export const TRACKING_POLL_QUEUE = 'tracking-poll';
 
@@ -87,8 +87,8 @@ export async function startTrackingJobs(options: TrackingJobsOptions): Promise<T
   });
 
   const scheduler: PollScheduler = {
-    async schedulePoll(shipmentId, { startAfter, ...writer }) {
-      await boss.send(TRACKING_POLL_QUEUE, { shipmentId } satisfies PollJob, { singletonKey: shipmentId, startAfter: startAfter ?? new Date(0), db: queueDb(writer) });
+    async schedulePoll(shipmentId, { startAfter, tx }) {
+      await boss.send(TRACKING_POLL_QUEUE, { shipmentId } satisfies PollJob, { singletonKey: shipmentId, startAfter: startAfter ?? new Date(0), db: inTransaction(tx) });
     },
   };
 

@@ -19,6 +19,13 @@ export type CancellationCause = (typeof CANCELLATION_CAUSES)[number];
 /** Why an order is cancelled, by who asks: a platform's message, else the merchant over the API. */
 export const cancellationCauseOf = (actor: Actor): CancellationCause => (actor.kind === 'platform' ? 'platform' : 'api');
 
+/** The order as a cancellation at `now` leaves it (a cancelled order keeps its first cancelled_on). */
+export const cancelledAt = (order: OrderRecord, now: Date): OrderRecord => ({ ...order, status: 'cancelled', cancelledOn: now, updatedOn: now });
+
+/** The order.cancelled event of a cancelled order: the order as the API answers it, and why. */
+export const orderCancelledEvent = (cancelled: OrderRecord, cause: CancellationCause) =>
+  newEvent('order.cancelled', { ...toOrderResponse(cancelled), cancellation_cause: cause });
+
 export async function cancelOrder(db: Database, scope: StoreScope, sourceOrderId: string, now: Date): Promise<OrderRecord> {
   return db.$transaction(async (tx) => {
     const current = await lockOrder(tx, scope.store.id, sourceOrderId);
@@ -30,8 +37,7 @@ export async function cancelOrder(db: Database, scope: StoreScope, sourceOrderId
     const cancelled = toOrderRecord(
       await tx.order.update({ where: { id: current.id }, data: { status: 'cancelled', cancelledOn: now, updatedOn: now }, include: orderInclude }),
     );
-    const data = { ...toOrderResponse(cancelled), cancellation_cause: cancellationCauseOf(scope.actor) };
-    await emitEvent(tx, scope.actor, scope.store.id, newEvent('order.cancelled', data), now);
+    await emitEvent(tx, scope.actor, scope.store.id, orderCancelledEvent(cancelled, cancellationCauseOf(scope.actor)), now);
     await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'order.cancelled', subject: { type: 'order', id: current.id }, at: now });
     return cancelled;
   });

@@ -1,5 +1,5 @@
 // Order commands, one verb-noun file each, and the one order shape they answer.
-export { cancelOrder } from './cancel-order.js';
+export { cancelledAt, cancelOrder, orderCancelledEvent } from './cancel-order.js';
 export { assertUniqueLineItemIds, createOrder, insertOrder, orderColumns, OrderExistsError, type LineItemRow, type OrderColumns } from './create-order.js';
 export { getOrder } from './get-order.js';
 export { lineItemRows, orderInclude, toOrderRecord, type OrderCreateInput, type OrderPricing, type OrderRecord, type OrderUpdateInput } from './order-record.js';

@@ -1,11 +1,11 @@
 // The claim page's typed client of the shopper API (contract/shopper): every request and answer is
-// typed from the same contract the server implements. The session cookie is HttpOnly, so the page
-// never sees it; it keeps the session's CSRF token in memory (from the lookup, then from every read
-// of the order), which every change carries.
-import { initClient, tsRestFetchApi } from '@ts-rest/core';
+// typed from the same contract the server implements. The session's CSRF token (../../shared/csrf-session)
+// comes from the lookup, then from every read of the order.
+import { initClient } from '@ts-rest/core';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { ApiError, bodyOf, failureMessage, pathParam } from '../../shared/api-errors';
+import { csrfSession } from '../../shared/csrf-session';
 import {
   SHOPPER_CSRF_HEADER,
   ShopperPhoto,
@@ -22,24 +22,11 @@ export type Shipment = Order['shipments'][number];
 export type Claim = z.infer<typeof ShopperClaim>;
 export type Photo = z.infer<typeof ShopperPhoto>;
 
-let csrfToken: string | undefined;
+const session = csrfSession(SHOPPER_CSRF_HEADER);
 
-/** Remembers the CSRF token of the session just opened or read, or forgets it (logout, expiry). */
-export function rememberSession(session: { csrf_token: string } | null): void {
-  csrfToken = session?.csrf_token;
-}
+export const rememberSession = session.remember;
 
-export const api = initClient(shopperContract, {
-  baseUrl: '',
-  credentials: 'same-origin',
-  // An answer with a status the contract does not list is a fault, not data to show.
-  throwOnUnknownStatus: true,
-  // Changes carry the CSRF token; reads do not need it, so it never travels where it is not checked.
-  api: (args) =>
-    tsRestFetchApi(
-      args.method === 'GET' || csrfToken === undefined ? args : { ...args, headers: { ...args.headers, [SHOPPER_CSRF_HEADER.toLowerCase()]: csrfToken } },
-    ),
-});
+export const api = initClient(shopperContract, session.clientOptions);
 
 export { ApiError, bodyOf, fieldError, pathParam, sentence } from '../../shared/api-errors';
 
@@ -66,7 +53,7 @@ export async function uploadPhoto(storeSlug: string, file: File): Promise<Photo>
   const response = await fetch(`${base(storeSlug)}/photos`, {
     method: 'POST',
     body: file,
-    headers: { 'Content-Type': file.type || 'application/octet-stream', ...(csrfToken === undefined ? {} : { [SHOPPER_CSRF_HEADER]: csrfToken }) },
+    headers: { 'Content-Type': file.type || 'application/octet-stream', ...session.changeHeaders() },
     credentials: 'same-origin',
   });
   const body: unknown = await response.json().catch(() => undefined);

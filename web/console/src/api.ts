@@ -1,33 +1,21 @@
 // The console's typed client of its own API (contract/console): every request and answer is typed
-// from the same contract the server implements. The session cookie is HttpOnly, so the page never
-// sees it; it only keeps the session's CSRF token, which every change must carry.
-import { initClient, tsRestFetchApi } from '@ts-rest/core';
+// from the same contract the server implements, with the session's CSRF token on every change
+// (../../shared/csrf-session).
+import { initClient } from '@ts-rest/core';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { consoleContract, CSRF_HEADER, type ConsoleSession } from '../../../contract/console/index.js';
 import { ApiError, bodyOf, failureMessage } from '../../shared/api-errors';
+import { csrfSession } from '../../shared/csrf-session';
 import { CONSOLE_ROLES, policyOf, type ConsoleRole } from '../../../contract/policy.js';
 
 export type Session = z.infer<typeof ConsoleSession>;
 
-let csrfToken: string | undefined;
+const session = csrfSession(CSRF_HEADER);
 
-/** Remembers the CSRF token of the session just read or opened, or forgets it at logout. */
-export function rememberSession(session: Session | null): void {
-  csrfToken = session?.csrf_token;
-}
+export const rememberSession = session.remember;
 
-export const api = initClient(consoleContract, {
-  baseUrl: '',
-  credentials: 'same-origin',
-  // An answer with a status the contract does not list is a fault, not data to show.
-  throwOnUnknownStatus: true,
-  // Changes carry the CSRF token; reads do not need it, so it never travels where it is not checked.
-  api: (args) =>
-    tsRestFetchApi(
-      args.method === 'GET' || csrfToken === undefined ? args : { ...args, headers: { ...args.headers, [CSRF_HEADER.toLowerCase()]: csrfToken } },
-    ),
-});
+export const api = initClient(consoleContract, session.clientOptions);
 
 /**
  * A change whose body is the raw bytes of a file (a logo), which the typed client cannot send: the
@@ -35,8 +23,7 @@ export const api = initClient(consoleContract, {
  * when it had none). The caller judges the body with the contract's schema.
  */
 export async function sendBytes(method: 'PUT' | 'POST', path: string, file: Blob): Promise<{ status: number; body: unknown }> {
-  const headers: Record<string, string> = { 'content-type': file.type === '' ? 'application/octet-stream' : file.type };
-  if (csrfToken !== undefined) headers[CSRF_HEADER.toLowerCase()] = csrfToken;
+  const headers = { 'content-type': file.type === '' ? 'application/octet-stream' : file.type, ...session.changeHeaders() };
   const response = await fetch(path, { method, headers, body: file, credentials: 'same-origin' });
   const body: unknown = (response.headers.get('content-type') ?? '').includes('json') ? await response.json().catch(() => undefined) : undefined;
   return { status: response.status, body };
