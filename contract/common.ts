@@ -20,13 +20,6 @@ export function codePointLength(value: string): number {
   return count;
 }
 
-/** The published limit of each string schema made below, by its refinement (read by the fuzz tests). */
-const codePointLimits = new WeakMap<object, { max: number }>();
-
-export function codePointLimitOf(effect: unknown): { max: number } | undefined {
-  return typeof effect === 'object' && effect !== null ? codePointLimits.get(effect) : undefined;
-}
-
 export interface StringOptions {
   /** Refuse a value of white space only: an id or a name of " " identifies nothing. */
   notBlank?: boolean;
@@ -37,21 +30,50 @@ export interface StringOptions {
   description?: string;
 }
 
+interface CodePointStringDef extends z.ZodStringDef {
+  codePoints: { max: number; notBlank: boolean };
+}
+
+/**
+ * A zod string with the contract's own two checks run after zod's: at most `max` code points, and
+ * optionally not blank. A subclass rather than a .superRefine(): a refinement wraps every string in
+ * an effect that allocates its context, closures and path on each parse, and order create has
+ * about twenty strings (docs/performance.md). It stays a ZodString to everything that reads the
+ * schema: the OpenAPI generator, the route profile's reader and the fuzz tests.
+ */
+export class CodePointString extends z.ZodString {
+  declare _def: CodePointStringDef;
+
+  constructor(def: CodePointStringDef) {
+    super(def);
+  }
+
+  get codePointMax(): number {
+    return this._def.codePoints.max;
+  }
+
+  override _parse(input: z.ParseInput): z.ParseReturnType<string> {
+    const result = super._parse(input) as z.SyncParseReturnType<string>;
+    if (result.status === 'aborted') return result;
+    const value = result.value;
+    const { max, notBlank } = this._def.codePoints;
+    // A string no longer than max in UTF-16 units is no longer in code points: skip the count.
+    const tooLong = value.length > max && codePointLength(value) > max;
+    const blank = notBlank && value.length > 0 && value.trim() === '';
+    if (!tooLong && !blank) return result;
+    const ctx = this._getOrReturnCtx(input);
+    if (tooLong) z.addIssueToContext(ctx, { code: z.ZodIssueCode.custom, message: `must be at most ${max} characters` });
+    if (blank) z.addIssueToContext(ctx, { code: z.ZodIssueCode.custom, message: 'must not be blank' });
+    return z.DIRTY(value);
+  }
+}
+
 /**
  * A string of at most `max` characters, counted in code points as the published maxLength says.
  * `base` carries the string's other checks (an email format, a minimum length).
  */
-export function string(max: number, base: z.ZodString = z.string(), options: StringOptions = {}) {
-  const schema = base.superRefine((value, ctx) => {
-    // A string no longer than max in UTF-16 units is no longer in code points: skip the count.
-    if (value.length > max && codePointLength(value) > max) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be at most ${max} characters` });
-    }
-    if (options.notBlank && value.length > 0 && value.trim() === '') {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must not be blank' });
-    }
-  });
-  codePointLimits.set(schema._def.effect, { max });
+export function string(max: number, base: z.ZodString = z.string(), options: StringOptions = {}): CodePointString {
+  const schema = new CodePointString({ ...base._def, codePoints: { max, notBlank: options.notBlank === true } });
   return extendApi(schema, {
     maxLength: max,
     // Not blank, as a pattern generators follow: at least one character that is not white space.

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { ZodTypeAny } from 'zod';
 import { ZodFastCheck } from 'zod-fast-check';
 import { AddressVerificationRequest } from '../../contract/addresses.js';
-import { codePointLimitOf, isStorableInstant } from '../../contract/common.js';
+import { CodePointString, isStorableInstant } from '../../contract/common.js';
 import { MAX_AMOUNT_CENTS, RestAmount } from '../../contract/money.js';
 import { TrackingNumber } from '../../contract/shipments.js';
 
@@ -247,14 +247,12 @@ export function contractFastCheck(roots: readonly ZodTypeAny[]): ZodFastCheck {
       zfc = zfc.override(node, restAmount);
     } else if (node === AddressVerificationRequest) {
       zfc = zfc.override(node, (inner) => addressVerificationBody(inner));
-    } else if (def.typeName === 'ZodEffects' && codePointLimitOf(def.effect) !== undefined) {
-      // The contract's length-limited strings (contract/common.ts string and text): the checks of
-      // the inner string, the limit counted in code points, and the refinement (not blank) judged by
-      // the whole schema.
-      const inner = def.schema as ZodTypeAny;
-      const max = (codePointLimitOf(def.effect) as { max: number }).max;
-      const kinds = new Set(stringChecks(inner).map((check) => check.kind));
-      const min = stringChecks(inner).find((check) => check.kind === 'min')?.value ?? 0;
+    } else if (node instanceof CodePointString) {
+      // The contract's length-limited strings (contract/common.ts string and text): zod's checks,
+      // the limit counted in code points, and not blank, judged by the whole schema.
+      const max = node.codePointMax;
+      const kinds = new Set(stringChecks(node).map((check) => check.kind));
+      const min = stringChecks(node).find((check) => check.kind === 'min')?.value ?? 0;
       const valid = (value: string) => node.safeParse(value).success;
       zfc = zfc.override(node, (kinds.has('email') ? emailAddress : anyString(max, min)).filter(valid));
     } else if (def.typeName === 'ZodString') {
