@@ -2,7 +2,6 @@
 // authentication, body parsing, validation errors, unknown routes, error mapping). Tests import it.
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express from 'express';
-import helmet from 'helmet';
 import { callbackContract, contract, merchantApiContract } from '../contract/index.js';
 import { buildOpenApiDocument } from '../contract/openapi.js';
 import type { AppDeps } from './deps.js';
@@ -13,6 +12,7 @@ import { parseJsonBody, readRawBody } from './http/body.js';
 import { errorHandler, requestValidationErrorHandler, unmatchedRoute } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { requestContext } from './http/request-context.js';
+import { securityHeaders } from './http/security-headers.js';
 import { refuseTestKeysWhereDeclared } from './http/route-policy.js';
 import { authenticateSignature } from './http/signatures.js';
 import { ordersRouter } from './routes/orders.js';
@@ -54,9 +54,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('trust proxy', deps.trustedProxies ?? 0);
 
   app.use(requestContext(deps.logger, deps.metrics));
-
-  app.use(healthRoutes(deps));
-  app.use(helmet());
+  app.use(securityHeaders());
   if (deps.exposeMetrics) {
     app.get('/metrics', (_req, res, next) => {
       deps.metrics.registry
@@ -70,9 +68,6 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
-  app.use(docsPage());
-  app.use(consoleApp());
-  app.use(claimsApp());
 
   // One router per surface, each with the middleware its policy needs. The merchant API: the key,
   // the limits, the body's bytes, the JSON, the idempotency key, then the validation. Callbacks: the body's bytes,
@@ -140,6 +135,13 @@ export function createApp(deps: AppDeps): express.Express {
     globalMiddleware: [...(deps.rateLimiting ? [deps.rateLimiting.middleware] : []), readRawBody, shopperSession(deps), parseJsonBody],
     requestValidationErrorHandler,
   });
+
+  // The probes and the pages come after the API: a router mounted at / is entered by every request
+  // that reaches it, and an API request should not walk four of them first (docs/performance.md).
+  app.use(healthRoutes(deps));
+  app.use(docsPage());
+  app.use(consoleApp());
+  app.use(claimsApp());
 
   app.use(unmatchedRoute(contractsServed, [{ method: 'GET', path: '/openapi.json' }, { method: 'GET', path: '/healthz' }, { method: 'GET', path: '/readyz' }, { method: 'GET', path: '/docs' }]));
   app.use(errorHandler(deps.logger));

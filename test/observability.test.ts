@@ -1,5 +1,9 @@
 // Metrics (prom-client at /metrics), log redaction, and security headers, through real HTTP.
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import express from 'express';
+import helmet from 'helmet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
@@ -137,5 +141,24 @@ describe('security headers', () => {
     expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     expect(response.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
     expect(response.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it("are helmet's own, header for header, though computed once at start-up", async () => {
+    // helmet itself on a bare Express app, as the reference.
+    const bare = express();
+    bare.use(helmet());
+    bare.get('/', (_req, res) => res.send('ok'));
+    const server = bare.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const reference = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      const ours = await fetch(`${service.baseUrl}/v2/orders/x`, { headers: { token: shop.liveKey } });
+      const helmetNames = [...reference.headers.keys()].filter((name) => !['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'etag'].includes(name));
+      expect(helmetNames.length).toBeGreaterThanOrEqual(12);
+      for (const name of helmetNames) expect({ name, value: ours.headers.get(name) }).toEqual({ name, value: reference.headers.get(name) });
+      expect(ours.headers.get('x-powered-by')).toBeNull();
+    } finally {
+      server.close();
+    }
   });
 });
