@@ -3,7 +3,8 @@
 // One embedded PostgreSQL in a temp dir; the real server and the baselines (a bare Express echo, and
 // a bare Express handler doing one pg INSERT of an order-shaped row, which also answers one indexed
 // SELECT of such a row) each in a child process of its own, started the same way (bench/target.ts),
-// and, for reference, the address verify route alone on bare ts-rest and Express (the address floor).
+// and, for reference, the quote, order, shipment and address routes alone on bare ts-rest and
+// Express (the route floor).
 // autocannon drives them from this process at a fixed concurrency; every scenario runs right after
 // its baseline and is compared with that run. Then p99 at half the peak rate, a scale run (order
 // create and read with 10k and 1M orders stored, bulk-loaded in SQL) and the EXPLAIN (ANALYZE,
@@ -39,6 +40,9 @@ import { baselineScenarios, newCounters, serverScenarios } from './scenarios.js'
 import { BENCH_INSERTS_DDL, createDatabaseIn, PLATFORM_SECRET, PLATFORM_SLUG, seed, BENCH_OPERATOR } from './seed.js';
 import { killTargets, startTarget, type Target } from './targets.js';
 import { twoInstancesRun } from './two-instances.js';
+
+/** The scenarios also measured on the route floor (bench/app.ts), right after the server. */
+const FLOORED = new Set(['quote_create', 'order_create', 'shipment_create', 'address_verify_offline']);
 
 /** With BENCH_DIAGNOSTICS: what PostgreSQL should report (lock waits past 5 ms, checkpoints, statements over 15 ms). */
 function postgresDiagnostics(): Record<string, string> {
@@ -97,8 +101,8 @@ async function main(): Promise<void> {
     const echo = await startTarget('echo', url);
     const insert = await startTarget('insert', url);
     const server = await startTarget('server', url);
-    const addressFloor = await startTarget('address-floor', url);
-    targets.push(echo, insert, server, addressFloor);
+    const routeFloor = await startTarget('route-floor', url);
+    targets.push(echo, insert, server, routeFloor);
     // The one-SELECT read needs rows to read.
     await fire(insert, baselines.insert, 1);
 
@@ -122,12 +126,12 @@ async function main(): Promise<void> {
         const kind = scenario.baseline ?? 'echo';
         const baseline = await measure(kind === 'echo' ? echo : insert, baselines[kind]);
         const measured = await measure(server, scenario);
-        // Reads are also set against a read that asks the database once, and the address verify
-        // against its route with nothing but the framework around it (information, not targets).
+        // Reads are also set against a read that asks the database once, and the REST writes and
+        // the address verify against their routes with nothing but the framework around them.
         const reference = scenario.name.endsWith('_read')
           ? await measure(insert, baselines.select)
-          : scenario.name === 'address_verify_offline'
-            ? await measure(addressFloor, { ...scenario, name: 'address_floor' })
+          : FLOORED.has(scenario.name)
+            ? await measure(routeFloor, { ...scenario, name: `${scenario.name}@route_floor` })
             : undefined;
         const ratio = round(measured.requestsPerSecond / baseline.requestsPerSecond, 2);
         rounds.set(scenario.name, [
@@ -163,7 +167,7 @@ async function main(): Promise<void> {
     const orderCreate = scenarios.find((s) => s.name === 'order_create');
     const quoteCreate = scenarios.find((s) => s.name === 'quote_create');
     const twoInstances = config.twoInstances && orderCreate && quoteCreate ? await twoInstancesRun(url, server, orderCreate, quoteCreate, (target) => targets.push(target)) : null;
-    for (const target of [server, echo, insert, addressFloor]) await target.stop();
+    for (const target of [server, echo, insert, routeFloor]) await target.stop();
 
     // The scale run, and the query plans: with the large scale stored, or else in this database.
     let scale: ScaleResult | null = null;

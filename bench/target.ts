@@ -7,8 +7,9 @@
 //                                              with pg into bench_inserts (shaped like an order); and
 //                                              GET /select/... doing one indexed SELECT of such a row
 //                                              (the floor of a read that asks the database once)
-//   node --import tsx bench/target.ts address-floor   the address verify route alone on bare ts-rest
-//                                              and Express, without the service's cross-cutting work
+//   node --import tsx bench/target.ts route-floor   the quote, order, shipment and address routes
+//                                              alone on bare ts-rest and Express, without the
+//                                              service's cross-cutting work
 //
 // Environment: DATABASE_URL (required), BENCH_POOL_SIZE (database connections, default 10, the
 // server's DB_POOL_SIZE default). The child sends { port } to its parent once it listens.
@@ -19,7 +20,7 @@ import express from 'express';
 import pg from 'pg';
 import type { z } from 'zod';
 import type { OrderRequest } from '../contract/orders.js';
-import { startAddressFloorApp, startBenchApp } from './app.js';
+import { startRouteFloorApp, startBenchApp } from './app.js';
 
 const kind = process.argv[2];
 const databaseUrl = process.env.DATABASE_URL;
@@ -95,8 +96,8 @@ async function main(): Promise<void> {
   if (kind === 'server') target = await startBenchApp(url, poolSize);
   else if (kind === 'echo') target = startEcho();
   else if (kind === 'insert') target = startInsert(url);
-  else if (kind === 'address-floor') target = await startAddressFloorApp(url, poolSize);
-  else throw new Error(`unknown target "${kind}": server, echo, insert or address-floor`);
+  else if (kind === 'route-floor') target = await startRouteFloorApp(url, poolSize);
+  else throw new Error(`unknown target "${kind}": server, echo, insert or route-floor`);
 
   const server: Server = target.app.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -4,7 +4,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { config, here, root } from './config.js';
 
-export type TargetKind = 'server' | 'echo' | 'insert' | 'address-floor';
+export type TargetKind = 'server' | 'echo' | 'insert' | 'route-floor';
 
 export interface Target {
   kind: TargetKind;
