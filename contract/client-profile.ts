@@ -12,24 +12,28 @@
 // refused by the contract as for every store.
 import { z } from 'zod';
 
-/** Schemas whose values are REST amounts (major units, two decimals at most). */
-const amountEffects = new WeakSet<object>();
-/** Schemas whose values are ISO 8601 date-times. */
-const dateTimeEffects = new WeakSet<object>();
 /** Object schemas with a rewrite of their own, run before their fields are read. */
 const objectAdapters = new WeakMap<z.ZodTypeAny, (value: Record<string, unknown>) => Record<string, unknown>>();
 
-type Effects = z.ZodEffects<z.ZodTypeAny, unknown, unknown>;
+/**
+ * How this reader takes a leaf schema's values, kept in the schema's definition: zod copies the
+ * definition into every copy it makes (.describe, .nullable's inner type), so each copy carries it.
+ */
+interface RouteReadingDef {
+  routeReading?: 'amount' | 'date_time';
+}
+
+const routeReadingOf = (schema: z.ZodTypeAny): RouteReadingDef['routeReading'] => (schema._def as RouteReadingDef).routeReading;
 
 /** Declares that a schema reads REST amounts. */
-export function markAmount<T extends Effects>(schema: T): T {
-  amountEffects.add(schema._def.effect);
+export function markAmount<T extends z.ZodTypeAny>(schema: T): T {
+  (schema._def as RouteReadingDef).routeReading = 'amount';
   return schema;
 }
 
 /** Declares that a schema reads ISO 8601 date-times. */
-export function markDateTime<T extends Effects>(schema: T): T {
-  dateTimeEffects.add(schema._def.effect);
+export function markDateTime<T extends z.ZodTypeAny>(schema: T): T {
+  (schema._def as RouteReadingDef).routeReading = 'date_time';
   return schema;
 }
 
@@ -84,6 +88,9 @@ function acceptsNull(schema: z.ZodTypeAny): boolean {
 }
 
 function read(schema: z.ZodTypeAny, value: unknown): unknown {
+  const reading = routeReadingOf(schema);
+  if (reading === 'amount') return readRouteAmount(value);
+  if (reading === 'date_time') return readRouteDateTime(value);
   if (schema instanceof z.ZodOptional) {
     // null for an optional field is PHP's "not set": read as absent, unless null means something.
     if (value === null && !acceptsNull(schema._def.innerType)) return ABSENT;
@@ -91,11 +98,7 @@ function read(schema: z.ZodTypeAny, value: unknown): unknown {
   }
   if (schema instanceof z.ZodNullable) return value === null ? null : read(schema._def.innerType, value);
   if (schema instanceof z.ZodDefault) return read(schema._def.innerType, value);
-  if (schema instanceof z.ZodEffects) {
-    if (amountEffects.has(schema._def.effect)) return readRouteAmount(value);
-    if (dateTimeEffects.has(schema._def.effect)) return readRouteDateTime(value);
-    return read(schema._def.schema, value);
-  }
+  if (schema instanceof z.ZodEffects) return read(schema._def.schema, value);
   if (schema instanceof z.ZodObject) {
     if (!isPlainObject(value)) return value;
     const adapted = objectAdapters.get(schema)?.(value) ?? value;

@@ -44,22 +44,31 @@ export const QuoteAmount = z
   .regex(QUOTE_AMOUNT_PATTERN, 'must be major units as a string with at most two decimals, e.g. "125.00"')
   .transform(majorTextToCents);
 
-/** A currency amount in an order or shipment: a JSON number of major units, at most two decimals. */
-const restAmountSchema = markAmount(z
-  .number({ required_error: 'is required', invalid_type_error: 'must be a JSON number such as 125.5' })
-  .superRefine((value, ctx) => {
-    if (value < 0) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must not be negative' });
-    } else if (value > MAX_AMOUNT_CENTS / 100) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be at most 9999999999.99' });
-    } else if (restNumberText(value) === null) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        message: 'must have at most two decimal places (a third decimal is rejected, not rounded)',
-      });
+/**
+ * A currency amount in an order or shipment: a JSON number of major units, at most two decimals,
+ * read as integer cents. A subclass of zod's number rather than a refinement and a transform: each
+ * of those is an effect that allocates its context and closures on every parse, and an order has
+ * an amount per line (docs/performance.md). It stays a ZodNumber to the OpenAPI generator.
+ */
+export class RestAmountNumber extends z.ZodNumber {
+  override _parse(input: z.ParseInput): z.ParseReturnType<number> {
+    const result = super._parse(input) as z.SyncParseReturnType<number>;
+    if (result.status !== 'valid') return result;
+    const value = result.value;
+    const outOfRange = value < 0 ? 'must not be negative' : value > MAX_AMOUNT_CENTS / 100 ? 'must be at most 9999999999.99' : null;
+    const text = outOfRange === null ? restNumberText(value) : null;
+    if (text === null) {
+      const message = outOfRange ?? 'must have at most two decimal places (a third decimal is rejected, not rounded)';
+      z.addIssueToContext(this._getOrReturnCtx(input), { code: z.ZodIssueCode.custom, message });
+      return z.INVALID;
     }
-  })
-  .transform((value) => majorTextToCents(restNumberText(value) ?? '0')));
+    return z.OK(majorTextToCents(text));
+  }
+}
+
+const restAmountSchema = markAmount(
+  new RestAmountNumber({ ...z.number({ required_error: 'is required', invalid_type_error: 'must be a JSON number such as 125.5' })._def }),
+);
 
 /**
  * The rules above as the OpenAPI document states them. JSON Schema's multipleOf 0.01 cannot say

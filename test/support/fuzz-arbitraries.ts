@@ -6,7 +6,7 @@ import type { ZodTypeAny } from 'zod';
 import { ZodFastCheck } from 'zod-fast-check';
 import { AddressVerificationRequest } from '../../contract/addresses.js';
 import { CodePointString, isStorableInstant } from '../../contract/common.js';
-import { MAX_AMOUNT_CENTS, RestAmount } from '../../contract/money.js';
+import { MAX_AMOUNT_CENTS, RestAmountNumber } from '../../contract/money.js';
 import { TrackingNumber } from '../../contract/shipments.js';
 
 // ---- Walking a zod schema ----------------------------------------------------------------------
@@ -218,7 +218,7 @@ const emailAddress = fc.stringMatching(/^[A-Za-z0-9_+-][A-Za-z0-9_'+-]{0,15}(\.[
  * the whole schema, and a string with a check it does not know (regex) likewise; when almost nothing
  * passes, it gives up with a generation error. Those schemas get an override here:
  *
- * - RestAmount (`.superRefine`: at most two decimals, 0 to 9,999,999,999.99): doubles almost never
+ * - RestAmount (its own check: at most two decimals, 0 to 9,999,999,999.99): doubles almost never
  *   have two decimals, so amounts are generated as integer cents divided by 100 (rounded to cents).
  * - TrackingNumber (`.transform` then `.refine`: letters and digits once spaces and dashes are
  *   removed): random text is almost never that, so it is generated from that alphabet.
@@ -237,13 +237,12 @@ export function contractFastCheck(roots: readonly ZodTypeAny[]): ZodFastCheck {
   let zfc = ZodFastCheck();
   const nodes = new Set<ZodTypeAny>();
   for (const root of roots) allSchemaNodes(root, nodes);
-  const restAmountEffect = defOf(RestAmount).effect;
   for (const node of nodes) {
     const def = defOf(node);
     if (node === TrackingNumber) {
       zfc = zfc.override(node, trackingNumber);
-    } else if (def.typeName === 'ZodEffects' && def.effect === restAmountEffect) {
-      // RestAmount.describe(...) copies the schema but keeps its effect: every copy is an amount.
+    } else if (node instanceof RestAmountNumber) {
+      // RestAmount.describe(...) copies the schema as its own class: every copy is an amount.
       zfc = zfc.override(node, restAmount);
     } else if (node === AddressVerificationRequest) {
       zfc = zfc.override(node, (inner) => addressVerificationBody(inner));
