@@ -301,6 +301,13 @@ describe('fulfillment.created', () => {
     expect(shipments).toHaveLength(1);
     const events = await service.db.event.findMany({ where: { storeId: shop.store.id, type: 'shipment.created' }, select: { data: true } });
     expect(events.filter((event) => (event.data as { id?: string }).id === shipments[0]?.id)).toHaveLength(1);
+    // Its first poll, waiting in the outbox or already queued (one snapshot), exists once.
+    const [polls] = await service.db.$queryRawUnsafe<Array<{ n: number }>>(
+      `SELECT (SELECT count(*)::int FROM tracking_poll_outbox WHERE shipment_id = $1::uuid)
+            + (SELECT count(*)::int FROM pgboss.job WHERE name = 'tracking-poll' AND singleton_key = $1::uuid::text) AS n`,
+      shipments[0]?.id,
+    );
+    expect(polls?.n).toBe(1);
   });
 
   it('answers 500 order_not_yet_ingested for an order it has not received, so the sender retries', async () => {

@@ -5,6 +5,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/client.js';
 import { deliveryLagSeconds, type AttemptOutcome } from '../domain/event-delivery.js';
+import { TRACKING_POLL_QUEUE } from '../jobs/tracking-jobs.js';
 import type { RateLimitObserver } from './rate-limit.js';
 
 export interface Metrics extends RateLimitObserver {
@@ -78,7 +79,7 @@ export function createMetrics(db: Database, options: { processMetrics?: boolean 
         const rows = await db.$queryRaw<Array<{ lag: number | null }>>`
           SELECT GREATEST(
                    (SELECT EXTRACT(EPOCH FROM (now() - min(start_after)))
-                      FROM pgboss.job WHERE name = 'tracking-poll' AND state IN ('created', 'retry') AND start_after <= now()),
+                      FROM pgboss.job WHERE name = ${TRACKING_POLL_QUEUE} AND state IN ('created', 'retry') AND start_after <= now()),
                    (SELECT EXTRACT(EPOCH FROM (now() - min(created_at))) FROM tracking_poll_outbox))::float8 AS lag`;
         this.set(Math.max(0, rows[0]?.lag ?? 0));
       } catch {

@@ -23,6 +23,9 @@ interface PollJob {
   shipmentId: string;
 }
 
+/** A shipment's poll job: its data, and its singleton key, by which "stately" keeps one waiting per shipment. */
+const pollJob = (shipmentId: string) => ({ data: { shipmentId } satisfies PollJob, singletonKey: shipmentId });
+
 export interface TrackingJobsOptions {
   boss: PgBoss;
   db: Database;
@@ -65,7 +68,7 @@ export async function queueFirstPolls(db: Database, boss: PgBoss): Promise<numbe
     const batch = await inConnectionTransaction(db, async (client) => {
       const taken = await client.query<{ shipment_id: string }>({ name: TAKE_FIRST_POLLS.name, text: TAKE_FIRST_POLLS.text });
       if (taken.rows.length > 0) {
-        const jobs = taken.rows.map((row) => ({ name: TRACKING_POLL_QUEUE, data: { shipmentId: row.shipment_id } satisfies PollJob, singletonKey: row.shipment_id }));
+        const jobs = taken.rows.map((row) => ({ name: TRACKING_POLL_QUEUE, ...pollJob(row.shipment_id) }));
         await boss.insert(jobs, { db: onConnection(client) });
       }
       return taken.rows.length;
@@ -88,7 +91,8 @@ export async function startTrackingJobs(options: TrackingJobsOptions): Promise<T
 
   const scheduler: PollScheduler = {
     async schedulePoll(shipmentId, { startAfter, tx }) {
-      await boss.send(TRACKING_POLL_QUEUE, { shipmentId } satisfies PollJob, { singletonKey: shipmentId, startAfter: startAfter ?? new Date(0), db: inTransaction(tx) });
+      const { data, singletonKey } = pollJob(shipmentId);
+      await boss.send(TRACKING_POLL_QUEUE, data, { singletonKey, startAfter: startAfter ?? new Date(0), db: inTransaction(tx) });
     },
   };
 
