@@ -19,7 +19,9 @@ if (directory !== undefined && directory !== '') {
   session.post('HeapProfiler.startSampling', {
     samplingInterval: 32 * 1024,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    // BENCH_ALLOCATION_SURVIVORS=1 drops what the young generation freed: what is left was promoted
+    // to the old space, which is what makes the major collections.
+    includeObjectsCollectedByMinorGC: process.env.BENCH_ALLOCATION_SURVIVORS !== '1',
   });
   // The target exits with process.exit once the bench stops it: the same-thread session answers
   // synchronously, so the profile is written inside the exit handler.

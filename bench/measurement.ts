@@ -3,7 +3,8 @@
 // quantiles, and CPU sampling from Linux /proc, per request, for the target process, every
 // PostgreSQL backend and the load generator. What is measured is in bench/scenarios.ts.
 import http from 'node:http';
-import { readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { config, log, round } from './config.js';
 import type { Target, TargetKind } from './targets.js';
@@ -196,6 +197,9 @@ export async function paced(target: Target, scenario: Scenario, rate: number, se
   const agent = new http.Agent({ keepAlive: true, maxSockets: config.connections });
   const url = new URL(target.baseUrl);
   const latencies: number[] = [];
+  // With BENCH_DIAGNOSTICS: every request slower than 20 ms, by when it was due, to line up with the server's seconds.
+  const slow: string[] = [];
+  const wallOffset = Date.now() - performance.now();
   let failed = 0;
   let errors = 0;
   const inFlight = new Set<Promise<void>>();
@@ -225,7 +229,9 @@ export async function paced(target: Target, scenario: Scenario, rate: number, se
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
             const status = res.statusCode ?? 0;
-            latencies.push(performance.now() - due);
+            const latency = performance.now() - due;
+            latencies.push(latency);
+            if (config.diagnostics !== undefined && latency > 20) slow.push(`${new Date(wallOffset + due).toISOString()} ${latency.toFixed(1)} ms`);
             if (status < 200 || status >= 300) failed += 1;
             scenario.onResponse?.(status, Buffer.concat(chunks).toString('utf8'));
             resolveDone();
@@ -254,6 +260,10 @@ export async function paced(target: Target, scenario: Scenario, rate: number, se
   const elapsed = (performance.now() - start) / 1000;
   const cpuAfter = cpuSnapshot(target);
   agent.destroy();
+  if (config.diagnostics !== undefined) {
+    mkdirSync(config.diagnostics, { recursive: true });
+    appendFileSync(join(config.diagnostics, `paced-${scenario.name}.log`), `${slow.sort().join('\n')}\n`);
+  }
   latencies.sort((a, b) => a - b);
   sendDelays.sort((a, b) => a - b);
   const measurement: Measurement = {
