@@ -100,7 +100,19 @@ export function isStorableInstant(instant: Date): boolean {
  * year range. A subclass for the same reason as CodePointString: no effect on every parse.
  */
 export class DateTimeString extends z.ZodString {
+  /**
+   * zod's own pattern for this schema's one date-time check, built once: zod builds a new RegExp on
+   * every parse. A string it matches, in the storable years, is valid without zod's pass; anything
+   * else goes through zod, which words the issue.
+   */
+  readonly #pattern = (() => {
+    const [check, ...others] = this._def.checks;
+    return check?.kind === 'datetime' && others.length === 0 && !this._def.coerce ? z.datetimeRegex(check) : null;
+  })();
+
   override _parse(input: z.ParseInput): z.ParseReturnType<string> {
+    const value: unknown = input.data;
+    if (this.#pattern !== null && typeof value === 'string' && this.#pattern.test(value) && isStorableInstant(new Date(value))) return z.OK(value);
     const result = super._parse(input) as z.SyncParseReturnType<string>;
     // As a refinement would: judged even when the format already failed, not when the type did.
     if (result.status === 'aborted' || isStorableInstant(new Date(result.value))) return result;
