@@ -6,10 +6,12 @@
 //   BENCH_SCALE=0            skip the scale run              BENCH_ONLY=a,b         only these scenarios (bench/scenarios.ts)
 //   BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=bench/results/prof"   extra node flags for the server child
 //   BENCH_ALLOCATION_PROFILE=bench/results/prof   a sampling profile of every allocation the server
-//                            makes, freed ones included (bench/allocation-profile.ts)
+//                            makes, freed ones included (bench/allocation-profile.ts); with
+//                            BENCH_ALLOCATION_SURVIVORS=1, only what outlived the young generation
 //   BENCH_DIAGNOSTICS=bench/results/diagnostics   the server's event-loop delay and GC pauses each
 //                            second, PostgreSQL's lock waits, checkpoints and slow statements, and
-//                            timestamps on the bench's lines, to line a slow tail up with its cause
+//                            timestamps on the bench's lines, to line a slow tail up with its cause;
+//                            the paced runs add paced-<scenario>.log, each request over 20 ms by when it was due
 //   BENCH_OUTPUT=bench/results/latest.json   BENCH_SHARED_BUFFERS=1GB (PostgreSQL's shared_buffers)
 //   BENCH_TWO_INSTANCES=0    skip the run with two server processes on one database
 //   BENCH_REPEAT=3 (or `npm run bench -- --repeat 3`)   every scenario and its baseline N times: the

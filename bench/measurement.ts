@@ -191,7 +191,8 @@ export function quantile(sorted: readonly number[], q: number): number {
  * request i is due at start + i / rate, and its latency counts from when it was due, so a request
  * that waited for a free socket or a late timer is not hidden. autocannon's overallRate is not
  * paced: each connection sends back to back until its quota for the current second is used, so half
- * the peak rate there is full load for about half of every second. This shows both.
+ * the peak rate there is full load for about half of every second. This shows both. The measured
+ * seconds follow a warm-up at the same rate over the same sockets.
  */
 export async function paced(target: Target, scenario: Scenario, rate: number, seconds: number): Promise<Measurement> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: config.connections });
@@ -247,17 +248,31 @@ export async function paced(target: Target, scenario: Scenario, rate: number, se
     inFlight.add(done);
     void done.then(() => inFlight.delete(done));
   };
-  const cpuBefore = cpuSnapshot(target);
-  const start = performance.now();
-  const total = Math.floor(rate * seconds);
-  for (let i = 0; i < total; i += 1) {
-    const due = start + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolveWait) => setTimeout(resolveWait, wait));
-    send(due);
+  const pace = async (secondsToRun: number) => {
+    const start = performance.now();
+    const total = Math.floor(rate * secondsToRun);
+    for (let i = 0; i < total; i += 1) {
+      const due = start + (i * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((resolveWait) => setTimeout(resolveWait, wait));
+      send(due);
+    }
+    await Promise.all(inFlight);
+    return (performance.now() - start) / 1000;
+  };
+  // A warm-up at the same rate, as before every autocannon run: the target sat idle through the run
+  // before, long enough for its pool to close idle connections, and the first half second of a cold
+  // start (new connections, statements prepared again) would otherwise be the p99.
+  if (config.warmup > 0) {
+    await pace(config.warmup);
+    latencies.length = 0;
+    sendDelays.length = 0;
+    slow.length = 0;
+    failed = 0;
+    errors = 0;
   }
-  await Promise.all(inFlight);
-  const elapsed = (performance.now() - start) / 1000;
+  const cpuBefore = cpuSnapshot(target);
+  const elapsed = await pace(seconds);
   const cpuAfter = cpuSnapshot(target);
   agent.destroy();
   if (config.diagnostics !== undefined) {

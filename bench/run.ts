@@ -149,7 +149,7 @@ async function main(): Promise<void> {
     const results: Result[] = [...rounds.values()].map(medianRound);
 
     // p99 at half the peak rate: the order endpoints (autocannon's rate and evenly paced), and order
-    // and shipment create paced against the INSERT baseline paced at the same rate.
+    // and shipment create paced against the INSERT baseline paced at the same rate, then on the route floor.
     const halfRate: Measurement[] = [];
     for (const name of ['order_create', 'order_read', 'shipment_create']) {
       const peak = results.find((r) => r.name === name);
@@ -162,6 +162,9 @@ async function main(): Promise<void> {
         halfRate.push({ ...baselinePaced, target: 'insert' });
       }
       halfRate.push(await paced(server, scenario, rate, config.duration));
+      // The same rate on the route floor: how much of the tail the framework and the path's own
+      // work make, with none of the service's cross-cutting work.
+      if (name.endsWith('_create') && FLOORED.has(name)) halfRate.push(await paced(routeFloor, { ...scenario, name: `${name}@route_floor` }, rate, config.duration));
     }
     // Two server processes on one database: together, and their shared limits.
     const orderCreate = scenarios.find((s) => s.name === 'order_create');
