@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DateTime } from '../contract/common.js';
+import { DateTime, DateTimeString } from '../contract/common.js';
 
 const zodAlone = z.string().datetime({ offset: true });
 const storable = (value: string) => {
@@ -49,10 +49,14 @@ describe('DateTime', () => {
     expect(DateTime.safeParse(20261122).error?.issues[0]?.code).toBe('invalid_type');
   });
 
-  it('keeps its fast check through the copies zod makes', () => {
+  it('stays itself, year range included, through the copies zod makes', () => {
     const described = DateTime.describe('When it happened.');
+    // A copy made as a plain zod string would keep the format but lose the year range.
+    expect(described).toBeInstanceOf(DateTimeString);
     expect(described.safeParse('2026-11-22T10:00:00Z').success).toBe(true);
     expect(described.safeParse('2026-11-22 10:00:00Z').success).toBe(false);
+    expect(described.safeParse('0000-06-01T00:00:00Z').success).toBe(false);
+    expect(DateTime.optional().safeParse('0000-06-01T00:00:00Z').success).toBe(false);
     expect(DateTime.optional().safeParse(undefined).success).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import { applyTrackingReport, pollShipment } from '../server/domain/shipments.js
 import type { ShipmentToTrack, TrackingProvider, TrackingReport } from '../server/domain/tracking.js';
 import { createSandboxProvider } from '../server/tracking/sandbox.js';
 import { call, metricValue, orderBody, tableCounts } from './support/http.js';
-import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+import { firstPollOf, seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 
 const HOUR = 60 * 60 * 1000;
 let service: TestService;
@@ -71,18 +71,10 @@ describe('POST /v1/shipments', () => {
   it('commits the first tracking poll with the shipment, and queues it within about a second', async () => {
     const response = await post('/v1/shipments', shop.liveKey, { tracking_number: plainNumber(), source_order_id: await order(), courier_id: 'usps' });
     expect(response.status).toBe(201);
-    // One statement, one snapshot: the poll is waiting in the outbox or already queued, never
-    // neither and never both, whenever this reads.
-    const firstPoll = async () => {
-      const [row] = await service.db.$queryRawUnsafe<Array<{ waiting: number; queued: number }>>(
-        `SELECT (SELECT count(*)::int FROM tracking_poll_outbox WHERE shipment_id = $1::uuid) AS waiting,
-                (SELECT count(*)::int FROM pgboss.job WHERE name = 'tracking-poll' AND singleton_key = $1::uuid::text) AS queued`,
-        response.body.id,
-      );
-      return row;
-    };
+    // Waiting in the outbox or already queued, never neither and never both, whenever this reads.
+    const firstPoll = () => firstPollOf(service.db, response.body.id);
     const now = await firstPoll();
-    expect((now?.waiting ?? 0) + (now?.queued ?? 0)).toBe(1);
+    expect(now.waiting + now.queued).toBe(1);
     await vi.waitFor(async () => expect(await firstPoll()).toEqual({ waiting: 0, queued: 1 }), { timeout: 5000, interval: 50 });
   });
 

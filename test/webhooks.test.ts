@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { call, orderBody, tableCounts } from './support/http.js';
-import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
+import { firstPollOf, seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 
 const PLATFORM = 'shopwire';
 const SECRET = 'shopwire-shared-secret-0123456789';
@@ -301,13 +301,9 @@ describe('fulfillment.created', () => {
     expect(shipments).toHaveLength(1);
     const events = await service.db.event.findMany({ where: { storeId: shop.store.id, type: 'shipment.created' }, select: { data: true } });
     expect(events.filter((event) => (event.data as { id?: string }).id === shipments[0]?.id)).toHaveLength(1);
-    // Its first poll, waiting in the outbox or already queued (one snapshot), exists once.
-    const [polls] = await service.db.$queryRawUnsafe<Array<{ n: number }>>(
-      `SELECT (SELECT count(*)::int FROM tracking_poll_outbox WHERE shipment_id = $1::uuid)
-            + (SELECT count(*)::int FROM pgboss.job WHERE name = 'tracking-poll' AND singleton_key = $1::uuid::text) AS n`,
-      shipments[0]?.id,
-    );
-    expect(polls?.n).toBe(1);
+    // Its first poll, waiting in the outbox or already queued, exists once.
+    const poll = await firstPollOf(service.db, shipments[0]?.id ?? '');
+    expect(poll.waiting + poll.queued).toBe(1);
   });
 
   it('answers 500 order_not_yet_ingested for an order it has not received, so the sender retries', async () => {

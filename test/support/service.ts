@@ -22,6 +22,7 @@ import type { Logger } from 'pino';
 import { createOfflineVerifier } from '../../server/addresses/offline.js';
 import type { Jobs } from '../../server/compose.js';
 import { createSandboxProvider } from '../../server/tracking/sandbox.js';
+import { TRACKING_POLL_QUEUE } from '../../server/jobs/tracking-jobs.js';
 import { createStore, type StoreContext } from '../../server/domain/stores.js';
 
 /** The operator the tests act as, in the audit log. */
@@ -153,4 +154,19 @@ export async function seedStore(
   const live = await issueApiKey(db, TEST_OPERATOR, { storeSlug: store.slug, mode: 'live', scope: 'store' });
   const test = await issueApiKey(db, TEST_OPERATOR, { storeSlug: store.slug, mode: 'test', scope: 'store' });
   return { store, liveKey: live.key, testKey: test.key };
+}
+
+/**
+ * Where a shipment's first tracking poll is, read in one statement (one snapshot): waiting in the
+ * outbox, or already moved into the queue. Never neither and never both, whenever it is read.
+ */
+export async function firstPollOf(db: Database, shipmentId: string): Promise<{ waiting: number; queued: number }> {
+  const [row] = await db.$queryRawUnsafe<Array<{ waiting: number; queued: number }>>(
+    `SELECT (SELECT count(*)::int FROM tracking_poll_outbox WHERE shipment_id = $1::uuid) AS waiting,
+            (SELECT count(*)::int FROM pgboss.job WHERE name = $2 AND singleton_key = $1::uuid::text) AS queued`,
+    shipmentId,
+    TRACKING_POLL_QUEUE,
+  );
+  if (row === undefined) throw new Error('the first-poll count returned no row');
+  return row;
 }
