@@ -19,12 +19,16 @@ export function signWebhook(secret: string, rawBody: Buffer | string, timestamp 
 
 export type WebhookSignatureCheck = { valid: true } | { valid: false; reason: 'missing' | 'malformed' | 'expired' | 'mismatch' };
 
-export function verifyWebhookSignature(
-  header: string | undefined,
-  rawBody: Buffer | string,
-  secret: string,
-  now: Date = new Date(),
-): WebhookSignatureCheck {
+/** A header read before the body: its timestamp and the signatures it offers, or why it cannot match. */
+export type WebhookSignatureHeader =
+  | { valid: true; timestamp: number; candidates: string[] }
+  | { valid: false; reason: 'missing' | 'malformed' | 'expired' };
+
+/**
+ * Reads the header alone, so that a message that cannot match is refused before its body is read:
+ * missing, malformed, or outside the tolerance.
+ */
+export function readWebhookSignatureHeader(header: string | undefined, now: Date = new Date()): WebhookSignatureHeader {
   if (header === undefined || header.trim() === '') return { valid: false, reason: 'missing' };
   let timestamp: number | null = null;
   const candidates: string[] = [];
@@ -36,9 +40,24 @@ export function verifyWebhookSignature(
   if (timestamp === null || candidates.length === 0) return { valid: false, reason: 'malformed' };
   // Whole seconds on both sides, as the header carries them.
   if (Math.abs(Math.floor(now.getTime() / 1000) - timestamp) > WEBHOOK_TOLERANCE_SECONDS) return { valid: false, reason: 'expired' };
-  const expected = Buffer.from(hmacHex(secret, timestamp, rawBody), 'hex');
-  const matched = candidates.some((candidate) => timingSafeEqual(Buffer.from(candidate, 'hex'), expected));
-  return matched ? { valid: true } : { valid: false, reason: 'mismatch' };
+  return { valid: true, timestamp, candidates };
+}
+
+/** Whether one of the header's signatures is the body's, compared in constant time. */
+export function webhookSignatureMatches(header: Extract<WebhookSignatureHeader, { valid: true }>, rawBody: Buffer | string, secret: string): boolean {
+  const expected = Buffer.from(hmacHex(secret, header.timestamp, rawBody), 'hex');
+  return header.candidates.some((candidate) => timingSafeEqual(Buffer.from(candidate, 'hex'), expected));
+}
+
+export function verifyWebhookSignature(
+  header: string | undefined,
+  rawBody: Buffer | string,
+  secret: string,
+  now: Date = new Date(),
+): WebhookSignatureCheck {
+  const read = readWebhookSignatureHeader(header, now);
+  if (!read.valid) return read;
+  return webhookSignatureMatches(read, rawBody, secret) ? { valid: true } : { valid: false, reason: 'mismatch' };
 }
 
 /**
@@ -52,8 +71,11 @@ export function signWooCommerceDelivery(secret: string, rawBody: Buffer | string
   return createHmac('sha256', secret).update(rawBody).digest('base64');
 }
 
+/** Whether the header has the shape of a signature at all (read before the body). */
+export const isWooCommerceSignatureShaped = (header: string | undefined): header is string => header !== undefined && /^[A-Za-z0-9+/]{43}=$/.test(header.trim());
+
 export function verifyWooCommerceSignature(header: string | undefined, rawBody: Buffer | string, secret: string): boolean {
-  if (header === undefined || !/^[A-Za-z0-9+/]{43}=$/.test(header.trim())) return false;
+  if (!isWooCommerceSignatureShaped(header)) return false;
   const expected = Buffer.from(signWooCommerceDelivery(secret, rawBody), 'base64');
   return timingSafeEqual(Buffer.from(header.trim(), 'base64'), expected);
 }

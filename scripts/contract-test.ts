@@ -34,7 +34,7 @@ const OPERATOR: Actor = { kind: 'operator', name: 'contract-test' };
 
 async function startServer(dataDir: string, easyPostWebhookSecret: string) {
   // The embedded PostgreSQL as `npm start` makes it, on a data directory of its own.
-  const database = await resolveDatabase({ databaseUrl: undefined, dataDir });
+  const database = await resolveDatabase({ databaseUrl: undefined, dataDir, embeddedDatabasePort: undefined });
   // Without rate limits: the run sends a few hundred requests in seconds; limits are tested elsewhere.
   const service = await composeService({ ...offlineServiceOptions(database.url, 10), easyPostWebhookSecret });
   const server = createGracefulServer(service.app).server.listen(0, '127.0.0.1');

@@ -14,7 +14,7 @@ import { healthRoutes } from './http/health.js';
 import { requestContext } from './http/request-context.js';
 import { securityHeaders } from './http/security-headers.js';
 import { refuseTestKeysWhereDeclared } from './http/route-policy.js';
-import { authenticateSignature } from './http/signatures.js';
+import { identifySigner, verifySignature } from './http/signatures.js';
 import { ordersRouter } from './routes/orders.js';
 import { quotesRouter } from './routes/quotes.js';
 import { claimsRouter } from './routes/claims.js';
@@ -70,9 +70,11 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   // One router per surface, each with the middleware its policy needs. The merchant API: the key,
-  // the limits, the body's bytes, the JSON, the idempotency key, then the validation. Callbacks: the body's bytes,
-  // the signature on those bytes, then the JSON. Nothing walks a body whose sender is not
-  // authenticated; every key request counts against the limits.
+  // the limits, the body's bytes, the JSON, the idempotency key, then the validation. Callbacks: the
+  // sender and its signature header, the body's bytes, the signature on those bytes, then the JSON.
+  // The console and the claim page: the session (and CSRF token), then the body. Nothing reads a
+  // body before its sender's identity is decided from the headers, nor walks one whose signature
+  // failed; every key request counts against the limits.
   const merchantApi = s.router(
     merchantApiContract,
     refuseTestKeysWhereDeclared(merchantApiContract, {
@@ -108,7 +110,7 @@ export function createApp(deps: AppDeps): express.Express {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: true,
-    globalMiddleware: [readRawBody, authenticateSignature(deps), parseJsonBody],
+    globalMiddleware: [identifySigner(deps), readRawBody, verifySignature, parseJsonBody],
     requestValidationErrorHandler,
   });
 
@@ -123,7 +125,7 @@ export function createApp(deps: AppDeps): express.Express {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: true,
-    globalMiddleware: [readRawBody, consoleSession(deps), parseJsonBody],
+    globalMiddleware: [consoleSession(deps), readRawBody, parseJsonBody],
     requestValidationErrorHandler,
   });
 
@@ -132,7 +134,7 @@ export function createApp(deps: AppDeps): express.Express {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: true,
-    globalMiddleware: [...(deps.rateLimiting ? [deps.rateLimiting.middleware] : []), readRawBody, shopperSession(deps), parseJsonBody],
+    globalMiddleware: [...(deps.rateLimiting ? [deps.rateLimiting.middleware] : []), shopperSession(deps), readRawBody, parseJsonBody],
     requestValidationErrorHandler,
   });
 

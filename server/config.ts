@@ -2,6 +2,7 @@
 // with one clear line instead of failing later.
 import { z } from 'zod';
 import type { RateLimitSettings } from './http/rate-limit.js';
+import type { SlowClientLimits } from './http/graceful-server.js';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, type EventDeliverySettings } from './domain/event-delivery.js';
 
 const Flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
@@ -19,6 +20,10 @@ const ConfigSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   TRACKING_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).optional(),
+  EMBEDDED_DATABASE_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   EASYPOST_API_KEY: z.string().optional(),
   EASYPOST_BASE_URL: z.string().url('must be a URL').optional(),
   EASYPOST_WEBHOOK_SECRET: z.string().optional(),
@@ -70,6 +75,10 @@ export interface Config {
   trackingPollIntervalSeconds: number;
   /** How long a shutdown waits for in-flight requests before cutting them. */
   shutdownTimeoutMs: number;
+  /** Slow clients are cut off (README, Reliability). */
+  http: SlowClientLimits;
+  /** The embedded PostgreSQL's port; a free one is chosen when unset. */
+  embeddedDatabasePort: number | undefined;
   easyPostApiKey: string | undefined;
   easyPostBaseUrl: string | undefined;
   easyPostWebhookSecret: string | undefined;
@@ -92,6 +101,9 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Open connections one address may hold when the service faces clients directly. */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means "not set".
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
@@ -101,6 +113,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const c = parsed.data;
+  if (c.HTTP_HEADERS_TIMEOUT_MS > c.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS');
+  }
   // A verifier chosen by name needs its credentials: say so at start-up, not at the first lookup.
   if (c.ADDRESS_VERIFIER === 'usps' && !(c.USPS_CLIENT_ID && c.USPS_CLIENT_SECRET)) {
     throw new ConfigError('Invalid configuration: ADDRESS_VERIFIER usps needs USPS_CLIENT_ID and USPS_CLIENT_SECRET');
@@ -118,6 +133,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: c.DB_POOL_SIZE,
     trackingPollIntervalSeconds: c.TRACKING_POLL_INTERVAL_SECONDS,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    http: {
+      headersTimeoutMs: c.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: c.HTTP_REQUEST_TIMEOUT_MS,
+      // Behind a proxy every connection comes from the proxy's address: the proxy caps them instead.
+      maxConnectionsPerAddress: c.MAX_CONNECTIONS_PER_ADDRESS ?? (c.TRUSTED_PROXIES === 0 ? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS : 0),
+    },
+    embeddedDatabasePort: c.EMBEDDED_DATABASE_PORT,
     easyPostApiKey: c.EASYPOST_API_KEY,
     easyPostBaseUrl: c.EASYPOST_BASE_URL,
     easyPostWebhookSecret: c.EASYPOST_WEBHOOK_SECRET,

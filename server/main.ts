@@ -83,7 +83,7 @@ async function main(): Promise<void> {
             .then((text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text))
             .catch(() => res.writeHead(500).end());
         }).listen(config.metricsPort, config.host);
-  const http = createGracefulServer(app);
+  const http = createGracefulServer(app, config.http);
   http.server.listen(config.port, config.host, () => {
     logger.info(
       { pid: process.pid, host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'DATABASE_URL', tracking: provider.name, address_verifier: addressVerifier.name },

@@ -4,6 +4,7 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
@@ -200,6 +201,35 @@ describe('npm start on the embedded database, in a terminal and after a crash', 
     }
   }, 180_000);
 });
+
+describe('npm start on the embedded database at a chosen port', () => {
+  it('starts PostgreSQL on EMBEDDED_DATABASE_PORT', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'op-port-'));
+    dataDirs.push(dataDir);
+    const databasePort = await freePort();
+    expect(await accepting(databasePort)).toBe(false);
+    const server = await startServer({ DATA_DIR: dataDir, EMBEDDED_DATABASE_PORT: String(databasePort) });
+    try {
+      expect(await accepting(databasePort)).toBe(true);
+      expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    expect(await accepting(databasePort)).toBe(false);
+  }, 180_000);
+});
+
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+function accepting(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 describe('npm start with DATABASE_URL', () => {
   it('uses that database, migrates it, and creates no demo store', async () => {

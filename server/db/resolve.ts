@@ -12,12 +12,12 @@ export interface ResolvedDatabase {
   embedded: EmbeddedCluster | null;
 }
 
-export async function resolveDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, onLog?: (message: string) => void): Promise<ResolvedDatabase> {
+export async function resolveDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'embeddedDatabasePort'>, onLog?: (message: string) => void): Promise<ResolvedDatabase> {
   if (config.databaseUrl !== undefined) {
     await migrate(config.databaseUrl);
     return { url: config.databaseUrl, embedded: null };
   }
-  const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, onLog });
+  const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, onLog, ...(config.embeddedDatabasePort === undefined ? {} : { port: config.embeddedDatabasePort }) });
   try {
     await ensureDatabase(embedded.urlFor('postgres'), EMBEDDED_DATABASE_NAME);
     const url = embedded.urlFor(EMBEDDED_DATABASE_NAME);

@@ -3,11 +3,15 @@
 //   readRawBody    the bytes only: 1 MiB limit (413), JSON content type required when a body is
 //                  sent, UTF-8 only (400). Signatures are checked on these bytes. A route whose
 //                  policy reads an image takes any type up to 10 MiB: the route judges the bytes.
+//                  WooCommerce's unsigned ping is read up to FORM_PING_MAX_BYTES and no further.
+// Every surface decides who is calling (key, signature header, session and CSRF token) before
+// readRawBody runs (server/app.ts), so an unauthenticated body is never buffered.
 //   parseJsonBody  well-formed UTF-8, valid JSON, nesting within MAX_JSON_DEPTH, no duplicate key,
 //                  no text PostgreSQL cannot store (U+0000, lone surrogates) in the body, the path
 //                  or the query, and, where the route's policy says so (contract/policy.ts), cents
 //                  written as integers. Every problem is a 400 naming its field, never a 500.
-import express, { type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import getRawBody from 'raw-body';
 import { fieldPath, type FieldError } from '../../contract/errors.js';
 import { AppError } from '../domain/errors.js';
 import type { BodyRule } from '../../contract/policy.js';
@@ -17,24 +21,33 @@ import { routePolicy } from './route-policy.js';
 import './request-types.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * The most an unsigned WooCommerce ping may hold. It is `webhook_id=<n>`, a few dozen bytes; a
+ * longer form body is refused after reading this much at most.
+ */
+export const FORM_PING_MAX_BYTES = 256;
 
-const rawParser = express.raw({ limit: BODY_LIMIT_BYTES, type: () => true });
-const imageParser = express.raw({ limit: PHOTO_MAX_BYTES, type: () => true });
+/**
+ * The body's bytes, at most `limit`: a declared length over it is refused before anything is read,
+ * and a chunked body as soon as it passes it. (body-parser would read off the rest of the request
+ * before answering; here the answer goes at once and the connection is closed after it, see
+ * http/errors.ts.)
+ */
+function readBytes(req: Request, limit: number, next: (error?: unknown) => void, tooLarge: () => AppError): void {
+  getRawBody(req, { limit, length: req.get('content-length') }).then(
+    (bytes) => {
+      req.rawBody = bytes;
+      next();
+    },
+    (error: unknown) => next((error as { status?: number }).status === 413 ? tooLarge() : error),
+  );
+}
 
 const isImageRoute = (req: Request) => routePolicy(req)?.body === 'image';
 
 /** An image upload: its bytes whatever the declared type (file-type judges them), at most 10 MiB. */
-function readImageBody(req: Request, res: Parameters<RequestHandler>[1], next: (error?: unknown) => void): void {
-  imageParser(req, res, (error?: unknown) => {
-    if ((error as { status?: number } | undefined)?.status === 413) {
-      return next(new AppError('payload_too_large', `The image is over the ${PHOTO_MAX_BYTES / 1024 / 1024} MiB limit.`));
-    }
-    if (error) return next(error);
-    req.rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    req.body = undefined;
-    next();
-  });
-}
+const readImageBody = (req: Request, next: (error?: unknown) => void) =>
+  readBytes(req, PHOTO_MAX_BYTES, next, () => new AppError('payload_too_large', `The image is over the ${PHOTO_MAX_BYTES / 1024 / 1024} MiB limit.`));
 
 function hasBody(req: Request): boolean {
   const length = req.get('content-length');
@@ -59,12 +72,18 @@ function formFields(raw: Buffer): Record<string, string> {
   return fields;
 }
 
-export const readRawBody: RequestHandler = (req, res, next) => {
+export const readRawBody: RequestHandler = (req, _res, next) => {
   if (!hasBody(req)) {
     req.rawBody = Buffer.alloc(0);
     return next();
   }
-  if (isImageRoute(req)) return readImageBody(req, res, next);
+  const encoding = req.get('content-encoding')?.trim().toLowerCase();
+  if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+    return next(new AppError('invalid_request', 'Request bodies are read as sent: compressed bodies (Content-Encoding) are not accepted.', [
+      { field: 'Content-Encoding', message: 'must be absent or identity' },
+    ]));
+  }
+  if (isImageRoute(req)) return readImageBody(req, next);
   if (!req.is(['application/json', 'application/*+json']) && !isFormPing(req)) {
     return next(new AppError('invalid_request', 'The body must be JSON, sent with Content-Type: application/json.'));
   }
@@ -72,12 +91,10 @@ export const readRawBody: RequestHandler = (req, res, next) => {
   if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
     return next(new AppError('invalid_request', 'The body must be UTF-8 JSON.'));
   }
-  rawParser(req, res, (error?: unknown) => {
-    if (error) return next(error);
-    req.rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    req.body = undefined;
-    next();
-  });
+  if (isFormPing(req)) {
+    return readBytes(req, FORM_PING_MAX_BYTES, next, () => new AppError('unauthorized', `Only WooCommerce's ping (webhook_id=<n>, at most ${FORM_PING_MAX_BYTES} bytes) may come unsigned.`));
+  }
+  readBytes(req, BODY_LIMIT_BYTES, next, () => new AppError('payload_too_large', 'The body is over the 1 MiB limit.'));
 };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -83,6 +83,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.end();
       return;
     }
+    // Refused before its body was read (identity, size): the answer goes now and the connection
+    // closes after it, so the rest of the body is never read, nor waited for.
+    if (!req.complete) res.setHeader('Connection', 'close');
     if (error instanceof AppError) return sendError(res, error.code, error.message, error.fieldErrors);
     if (isHttpLayerError(error) && error.status >= 400 && error.status < 500) {
       if (error.status === 413) return sendError(res, 'payload_too_large', 'The body is over the 1 MiB limit.');

@@ -2,9 +2,29 @@
 // lets every request already received finish (each answered with Connection: close, so no
 // keep-alive connection outlives its last response), closes the keep-alive connections left idle
 // after a short grace, and cuts whatever is still running at a deadline.
+//
+// It also cuts off slow clients (README, Reliability): the headers must arrive within
+// headersTimeoutMs and the whole request, body included, within requestTimeoutMs (Node answers 408
+// and closes the connection; server/http/client-errors.ts words it). Node checks both every
+// connectionsCheckingInterval (30 s by default, which would let a slow client hold on twice as long):
+// here every second. One address may hold at most maxConnectionsPerAddress open connections; the
+// next is answered 429 and closed before a byte of its request is read.
+import { randomUUID } from 'node:crypto';
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import { Server as NetServer } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
+import type { ErrorResponse } from '../../contract/errors.js';
 import { answerParserErrors } from './client-errors.js';
+
+export interface SlowClientLimits {
+  /** The request line and headers must arrive within this (Node's headersTimeout). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this (Node's requestTimeout). */
+  requestTimeoutMs: number;
+  /** Open connections one address may hold; 0 for no cap (behind a proxy, which caps them itself). */
+  maxConnectionsPerAddress: number;
+}
+
+export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = { headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, maxConnectionsPerAddress: 0 };
 
 /**
  * How long a keep-alive connection that is idle when the drain starts may still bring one last
@@ -27,7 +47,52 @@ export interface GracefulServer {
   drain(timeoutMs: number): Promise<DrainOutcome>;
 }
 
-export function createGracefulServer(listener: RequestListener): GracefulServer {
+/** The answer to a connection over its address's cap, written before its request is read. */
+function refuseConnection(socket: Socket): void {
+  const body: ErrorResponse = { error: 'Too many open connections from this address; close some and retry.', error_code: 'rate_limited', errors: [] };
+  const json = JSON.stringify(body);
+  socket.end(
+    [
+      'HTTP/1.1 429 Too Many Requests',
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(json)}`,
+      'Cache-Control: no-store',
+      'Retry-After: 1',
+      `X-Request-Id: req_${randomUUID()}`,
+      'X-Service-Mode: live',
+      'X-Legacy-Mode: live',
+      'Connection: close',
+      '',
+      json,
+    ].join('\r\n'),
+  );
+  // Whatever the client sends meanwhile is not read; the socket goes once the answer is out.
+  socket.setTimeout(5000, () => socket.destroy());
+}
+
+/** Counts open connections per remote address and refuses those over the cap. */
+function capConnectionsPerAddress(server: Server, max: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > max) {
+      // Node has already handed the socket to its HTTP parser; pausing keeps it from reading.
+      socket.pause();
+      refuseConnection(socket);
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}
+
+export function createGracefulServer(listener: RequestListener, limits: Partial<SlowClientLimits> = {}): GracefulServer {
+  const { headersTimeoutMs, requestTimeoutMs, maxConnectionsPerAddress } = { ...DEFAULT_SLOW_CLIENT_LIMITS, ...limits };
   const active = new Set<ServerResponse>();
   let draining = false;
 
@@ -35,7 +100,7 @@ export function createGracefulServer(listener: RequestListener): GracefulServer 
   /** Closes the connections that are idle by then (a request arriving before is served). */
   const closeIdleSoon = () => setTimeout(() => server.closeIdleConnections(), idleGraceMs).unref();
 
-  const server = createServer((req, res) => {
+  const server = createServer({ headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: 1000 }, (req, res) => {
     active.add(res);
     // 'close' follows 'finish', and also comes when the connection dies before the response ends.
     res.once('close', () => {
@@ -50,6 +115,7 @@ export function createGracefulServer(listener: RequestListener): GracefulServer 
     listener(req, res);
   });
   answerParserErrors(server);
+  if (maxConnectionsPerAddress > 0) capConnectionsPerAddress(server, maxConnectionsPerAddress);
 
   async function drain(timeoutMs: number): Promise<DrainOutcome> {
     draining = true;

@@ -174,12 +174,18 @@ const SIGNATURE_PREFIX = 'hmac-sha256-hex=';
  * secret in UTF-8>`. Pass the bytes as received, before any JSON parsing. A missing, malformed or
  * wrong header, or an empty secret, is false. The digests are compared in constant time.
  */
+/** The header's hex HMAC when it has the shape of one (read before the body), else null. */
+export function easyPostSignatureHex(headers: Record<string, string | undefined>): string | null {
+  const header = headerValue(headers, SIGNATURE_HEADER)?.trim();
+  if (!header || header.slice(0, SIGNATURE_PREFIX.length).toLowerCase() !== SIGNATURE_PREFIX) return null;
+  const hex = header.slice(SIGNATURE_PREFIX.length);
+  return /^[0-9a-fA-F]{64}$/.test(hex) ? hex : null;
+}
+
 export function verifyEasyPostWebhook(rawBody: Buffer, headers: Record<string, string | undefined>, secret: string): boolean {
   if (secret === '') return false;
-  const header = headerValue(headers, SIGNATURE_HEADER)?.trim();
-  if (!header || header.slice(0, SIGNATURE_PREFIX.length).toLowerCase() !== SIGNATURE_PREFIX) return false;
-  const hex = header.slice(SIGNATURE_PREFIX.length);
-  if (!/^[0-9a-fA-F]{64}$/.test(hex)) return false;
+  const hex = easyPostSignatureHex(headers);
+  if (hex === null) return false;
   const expected = createHmac('sha256', Buffer.from(secret.normalize('NFKD'), 'utf8')).update(rawBody).digest();
   return timingSafeEqual(Buffer.from(hex, 'hex'), expected);
 }

@@ -15,7 +15,7 @@ import type { Actor } from '../../server/domain/actor.js';
 import type { Clock } from '../../server/domain/clock.js';
 import type { AddressVerifier } from '../../server/domain/addresses.js';
 import type { TrackingProvider } from '../../server/domain/tracking.js';
-import { createGracefulServer } from '../../server/http/graceful-server.js';
+import { createGracefulServer, type SlowClientLimits } from '../../server/http/graceful-server.js';
 import type { RateLimitSettings } from '../../server/http/rate-limit.js';
 import { createLogger } from '../../server/logger.js';
 import type { Logger } from 'pino';
@@ -86,6 +86,8 @@ export interface ServiceOptions {
   trustedProxies?: number;
   exposeMetrics?: boolean;
   logger?: Logger;
+  /** Slow-client limits of the HTTP server: 15 s for headers, 30 s for a request, no cap per address, unless given. */
+  http?: Partial<SlowClientLimits>;
   /** Event delivery: off unless asked; private networks allowed (receivers listen on loopback). */
   events?: Partial<ComposedServiceOptions['events']>;
 }
@@ -108,7 +110,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     easyPostWebhookSecret: options.easyPostWebhookSecret,
   });
   // The production server (its drain, and its error format for requests Node cannot parse).
-  const server: Server = createGracefulServer(service.app).server.listen(0, '127.0.0.1');
+  const server: Server = createGracefulServer(service.app, options.http).server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,0 +1,350 @@
+// Nothing unauthenticated costs more than its identity check: a body is neither parsed nor buffered
+// before the sender is known. The server runs as `npm start` runs it, in a child process, so that
+// its CPU and memory are its own and not the test's.
+//   - Unsigned bodies on the signed callbacks (WooCommerce's form ping path, platform messages)
+//     are refused from the headers, or after reading at most a ping's bytes.
+//   - Uploads (a shopper's photo, the console's logo) check the session and CSRF token before a
+//     byte of the image is read: a request with its headers and no body at all gets its 401 at once.
+//   - Four senders of unsigned 1 MiB bodies leave ordinary requests' p50 within 2x of idle, and
+//     thirty unauthenticated 9.5 MiB uploads leave the server's memory within 20 MiB.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
+import { createDatabase, type Database } from '../server/db/client.js';
+import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { createMerchantUser } from '../server/domain/merchant-users.js';
+import { CSRF_HEADER } from '../contract/console/index.js';
+import { freePort, spawnServer, type ServerProcess } from './support/server-process.js';
+import { createTestDatabase, seedStore, TEST_OPERATOR, type SeededStore } from './support/service.js';
+
+const PLATFORM = 'costplat';
+const SECRET = 'unauthenticated-cost-shared-secret-0123';
+const MiB = 1024 * 1024;
+
+let server: ServerProcess;
+let port: number;
+let db: Database;
+let shop: SeededStore;
+let orderPath: string;
+
+beforeAll(async () => {
+  const databaseUrl = await createTestDatabase();
+  db = createDatabase(databaseUrl);
+  shop = await seedStore(db);
+  await createPlatform(db, TEST_OPERATOR, PLATFORM, SECRET);
+  await connectStore(db, TEST_OPERATOR, shop.store.slug, PLATFORM);
+  port = await freePort();
+  server = spawnServer({ DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'info', RATE_LIMITS_ENABLED: 'false' });
+  await server.waitFor('listening on', 60_000);
+  const created = await fetch(`http://127.0.0.1:${port}/v2/orders`, {
+    method: 'POST',
+    headers: { token: shop.liveKey, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      source_order_id: 'cost-1',
+      source_order_number: '#1',
+      source_created_on: '2026-01-01T00:00:00Z',
+      subtotal: 10,
+      currency: 'USD',
+      insurance_selected: true,
+      customer_details: { first_name: 'A', last_name: 'B', email: 'a@example.com' },
+      line_items: [{ source_id: 'l1', name: 'Thing', quantity: 1, price: 10 }],
+      shipping_details: { first_name: 'A', last_name: 'B', street_address1: '1 Main St', city: 'Austin', province: 'TX', zip: '78701', country_code: 'US' },
+    }),
+  });
+  expect(created.status).toBe(201);
+  orderPath = '/v2/orders/cost-1';
+}, 90_000);
+
+afterAll(async () => {
+  server?.kill();
+  await server?.exited;
+  await db?.$disconnect();
+});
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Milliseconds from the first byte written to the answer's headers. */
+  ms: number;
+  /** Set when the connection was closed under the request before its answer was read. */
+  cut?: string;
+}
+
+/**
+ * Sends a request whose body is `bodyBytes` long, written from one shared chunk as fast as the
+ * socket takes it (no copy of the body is ever held), and stops writing once the answer comes.
+ * With `withholdBody` only the headers go out.
+ */
+function send(path: string, options: { method?: string; headers: Record<string, string>; bodyBytes: number; withholdBody?: boolean; agent?: Agent | false }): Promise<Answer> {
+  const chunk = Buffer.alloc(64 * 1024, 'a');
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let answered = false;
+    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'POST', agent: options.agent ?? false, headers: { ...options.headers, 'content-length': String(options.bodyBytes) } }, (res) => {
+      answered = true;
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, ms: performance.now() - started });
+      req.destroy();
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (answered) return;
+      // The server answered and closed while we were still writing: the answer may be lost to the
+      // reset, but the connection was refused, which is what these senders meet.
+      if (error.code === 'EPIPE' || error.code === 'ECONNRESET') resolve({ status: 0, headers: {}, ms: performance.now() - started, cut: error.code });
+      else reject(error);
+    });
+    req.flushHeaders();
+    if (options.withholdBody) return;
+    let left = options.bodyBytes;
+    const pump = () => {
+      while (left > 0 && !answered) {
+        const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
+        left -= piece.length;
+        if (!req.write(piece)) return void req.once('drain', pump);
+      }
+      if (!answered) req.end();
+    };
+    pump();
+  });
+}
+
+/** Like send, for a small body given whole, on an optional agent (keep-alive for the p50 probe). */
+async function get(path: string, headers: Record<string, string>, agent: Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request({ host: '127.0.0.1', port, path, agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`status ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+async function orderReadP50(samples: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < samples; i += 1) times.push(await get(orderPath, { token: shop.liveKey }, agent));
+  } finally {
+    agent.destroy();
+  }
+  return median(times);
+}
+
+/** A field of the server's /proc status (the child process's), in bytes. */
+function memoryField(field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${server.process.pid}/status`, 'utf8');
+  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1];
+  if (kb === undefined) throw new Error(`no ${field}`);
+  return Number(kb) * 1024;
+}
+
+/** Resets the kernel's peak (VmHWM) to the present resident size, so the next peak is this run's. */
+const resetPeak = () => writeFileSync(`/proc/${server.process.pid}/clear_refs`, '5');
+
+/**
+ * The senders, as plain JavaScript on a worker thread: each sends its body again and again (one
+ * shared 64 KiB chunk, written as fast as the socket takes it) until told to stop, then posts how
+ * many went and the answers' statuses (a connection closed under the writing counts as refused).
+ */
+const SENDERS_SCRIPT = `
+const { request } = require('node:http');
+const { parentPort, workerData } = require('node:worker_threads');
+const chunk = Buffer.alloc(64 * 1024, 'a');
+let stop = false;
+let sent = 0;
+const statuses = new Set();
+parentPort.once('message', () => (stop = true));
+const once = (path, headers) => new Promise((resolve) => {
+  let answered = false;
+  const req = request({ host: '127.0.0.1', port: workerData.port, path, method: 'POST', agent: false, headers: { ...headers, 'content-length': String(workerData.bodyBytes) } }, (res) => {
+    answered = true;
+    statuses.add(res.statusCode);
+    res.resume();
+    req.destroy();
+    resolve();
+  });
+  req.on('error', (error) => {
+    if (!answered) statuses.add(error.code === 'EPIPE' || error.code === 'ECONNRESET' ? 401 : error.code);
+    resolve();
+  });
+  let left = workerData.bodyBytes;
+  const pump = () => {
+    while (left > 0 && !answered) {
+      const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
+      left -= piece.length;
+      if (!req.write(piece)) return void req.once('drain', pump);
+    }
+    if (!answered) req.end();
+  };
+  pump();
+});
+const loop = async ({ path, headers }) => {
+  while (!stop) {
+    const started = Date.now();
+    await once(path, headers);
+    sent += 1;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, workerData.everyMs - (Date.now() - started))));
+  }
+};
+Promise.all(workerData.senders.map(loop)).then(() => parentPort.postMessage({ sent, statuses: [...statuses] }));
+`;
+
+const wooPath = () => `/webhooks/${shop.store.id}`;
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+describe('unsigned bodies on the signed callbacks', () => {
+  it('a form body longer than a ping is refused from its headers, before any of it is sent', async () => {
+    const answer = await send(wooPath(), { headers: FORM, bodyBytes: MiB, withholdBody: true });
+    expect(answer.status).toBe(401);
+    expect(answer.ms).toBeLessThan(2000);
+  });
+
+  it('a chunked form body is read up to the ping limit and refused', async () => {
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: wooPath(), method: 'POST', agent: false, headers: FORM }, (res) => {
+        let text = '';
+        res.on('data', (piece: Buffer) => (text += piece.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      // No Content-Length: Node sends it chunked. The server must stop after 256 bytes.
+      req.write(`webhook_id=1&padding=${'x'.repeat(400)}`);
+    });
+    expect(answer.status).toBe(401);
+    expect(JSON.parse(answer.text)).toMatchObject({ error_code: 'unauthorized', error: expect.stringMatching(/ping/) });
+  });
+
+  it('the real ping still answers 200 unsigned', async () => {
+    const response = await fetch(`http://127.0.0.1:${port}${wooPath()}`, { method: 'POST', headers: FORM, body: 'webhook_id=42' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ received: true, topic: 'ping', action: 'pong' });
+  });
+
+  it('a JSON delivery without a signature header, and a platform message without one, are refused before their bodies', async () => {
+    const woo = await send(wooPath(), { headers: { 'content-type': 'application/json' }, bodyBytes: MiB - 1, withholdBody: true });
+    expect(woo.status).toBe(401);
+    const platform = await send(`/api/webhooks/${PLATFORM}`, { headers: { 'content-type': 'application/json' }, bodyBytes: MiB - 1, withholdBody: true });
+    expect(platform.status).toBe(401);
+    const expired = await send(`/api/webhooks/${PLATFORM}`, {
+      headers: { 'content-type': 'application/json', [WEBHOOK_SIGNATURE_HEADER]: signWebhook(SECRET, '{}', Math.floor(Date.now() / 1000) - 3600) },
+      bodyBytes: MiB - 1,
+      withholdBody: true,
+    });
+    expect(expired.status).toBe(401);
+    for (const answer of [woo, platform, expired]) expect(answer.ms).toBeLessThan(2000);
+  });
+
+  it("four senders of unsigned 1 MiB bodies leave an ordinary request's p50 within 2x of idle", async () => {
+    await orderReadP50(50); // warm
+    const idle = await orderReadP50(150);
+    // The senders run on a thread of their own, so that their writing does not delay the probe's
+    // event loop: what is measured is the server.
+    const senders = new Worker(SENDERS_SCRIPT, {
+      eval: true,
+      workerData: {
+        port,
+        bodyBytes: MiB,
+        everyMs: 40,
+        senders: [
+          { path: wooPath(), headers: FORM },
+          { path: wooPath(), headers: FORM },
+          { path: `/api/webhooks/${PLATFORM}`, headers: { 'content-type': 'application/json' } },
+          { path: wooPath(), headers: { 'content-type': 'application/json', 'x-wc-webhook-signature': `${'A'.repeat(43)}=` } },
+        ],
+      },
+    });
+    const stopped = new Promise<{ sent: number; statuses: number[] }>((resolve, reject) => {
+      senders.once('message', resolve);
+      senders.once('error', reject);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the senders under way
+    const loaded = await orderReadP50(150);
+    senders.postMessage('stop');
+    const { sent, statuses } = await stopped;
+    await senders.terminate();
+    expect(sent).toBeGreaterThan(8);
+    expect(statuses).toEqual([401]);
+    // Generous: twice idle, plus a millisecond for the scheduler of a shared 2-core machine.
+    expect(loaded, `idle p50 ${idle.toFixed(2)} ms, loaded ${loaded.toFixed(2)} ms, ${sent} bodies sent`).toBeLessThanOrEqual(idle * 2 + 1);
+  }, 60_000);
+});
+
+describe('uploads check the session before reading the image', () => {
+  const photoPath = () => `/shopper/api/stores/${shop.store.slug}/photos`;
+  const logoPath = '/console/api/settings/logo';
+  const IMAGE = () => ({ 'content-type': 'image/jpeg', origin: `http://127.0.0.1:${port}` });
+
+  it('an upload with its headers and no body gets its 401 at once', async () => {
+    for (const [path, method] of [
+      [photoPath(), 'POST'],
+      [logoPath, 'PUT'],
+    ] as const) {
+      const answer = await send(path, { method, headers: { ...IMAGE(), host: `127.0.0.1:${port}` }, bodyBytes: 9.5 * MiB, withholdBody: true });
+      expect(answer.status, path).toBe(401);
+      expect(answer.ms, path).toBeLessThan(2000);
+    }
+  });
+
+  it('over a raw socket too: the answer comes with nothing of the body sent', async () => {
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port });
+      let received = '';
+      socket.on('data', (piece: Buffer) => {
+        received += piece.toString();
+        if (received.includes('\r\n\r\n')) {
+          socket.destroy();
+          resolve(received);
+        }
+      });
+      socket.on('error', reject);
+      socket.setTimeout(3000, () => socket.destroy(new Error('no answer within 3 s')));
+      socket.write(`PUT ${logoPath} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: image/png\r\nContent-Length: ${9 * MiB}\r\n\r\n`);
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 401 /);
+  });
+
+  it('thirty concurrent unauthenticated 9.5 MiB uploads grow the server by less than 20 MiB', async () => {
+    const upload = (index: number) =>
+      send(index % 2 === 0 ? photoPath() : logoPath, { method: index % 2 === 0 ? 'POST' : 'PUT', headers: { ...IMAGE(), host: `127.0.0.1:${port}` }, bodyBytes: 9.5 * MiB });
+    // Warm the paths with small bodies first, so the measure is of the uploads and not of code
+    // loaded for them (a warm-up with the large bodies would lift the baseline it is measured from).
+    for (const path of [photoPath(), logoPath]) {
+      await send(path, { method: path === logoPath ? 'PUT' : 'POST', headers: { ...IMAGE(), host: `127.0.0.1:${port}` }, bodyBytes: 1024 });
+    }
+    const before = memoryField('VmRSS');
+    resetPeak();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, index) => upload(index)));
+    const peak = memoryField('VmHWM');
+    expect(answers.filter((answer) => answer.cut === undefined).map((answer) => answer.status)).toEqual(expect.arrayContaining([401]));
+    expect(answers.every((answer) => answer.cut !== undefined || answer.status === 401)).toBe(true);
+    expect((peak - before) / MiB, `grew from ${(before / MiB).toFixed(1)} MiB to ${(peak / MiB).toFixed(1)} MiB`).toBeLessThan(20);
+  }, 60_000);
+
+  it('a logged-in upload over the limit is refused from its declared length (413), before a byte of it is read', async () => {
+    const { setupPath } = await createMerchantUser(db, TEST_OPERATOR, { storeId: shop.store.id, email: `owner@${shop.store.slug}.example`, role: 'owner' }, new Date());
+    const token = new URL(setupPath, 'http://x').searchParams.get('token');
+    const setup = await fetch(`http://127.0.0.1:${port}/console/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${port}` },
+      body: JSON.stringify({ token, password: 'correct horse battery' }),
+    });
+    expect(setup.status).toBe(200);
+    const cookie = (setup.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+    const { csrf_token: csrf } = (await setup.json()) as { csrf_token: string };
+    const headers = { ...IMAGE(), host: `127.0.0.1:${port}`, cookie, [CSRF_HEADER]: csrf };
+    const over = await send(logoPath, { method: 'PUT', headers, bodyBytes: 11 * MiB, withholdBody: true });
+    expect(over.status).toBe(413);
+    expect(over.ms).toBeLessThan(2000);
+    // The same session without its CSRF token: 403, again before the body.
+    const { [CSRF_HEADER]: _dropped, ...withoutCsrf } = headers;
+    const forged = await send(logoPath, { method: 'PUT', headers: withoutCsrf, bodyBytes: 5 * MiB, withholdBody: true });
+    expect(forged.status).toBe(403);
+  });
+});
