@@ -36,7 +36,8 @@ const ConfigSchema = z.object({
   RATE_LIMIT_OTHER_PER_MINUTE: PerPeriod.default(120),
   RATE_LIMIT_SHOPPER_PER_MINUTE_PER_IP: PerPeriod.default(120),
   RATE_LIMIT_SHOPPER_LOOKUPS_PER_IP: PerPeriod.default(20),
-  RATE_LIMIT_SHOPPER_LOOKUPS_PER_ORDER: PerPeriod.default(10),
+  RATE_LIMIT_SHOPPER_LOOKUPS_PER_ORDER_PER_IP: PerPeriod.default(10),
+  RATE_LIMIT_SHOPPER_LOOKUPS_PER_ORDER: PerPeriod.default(100),
   TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   METRICS_ENABLED: Flag.default('false'),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -153,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           otherPerMinute: c.RATE_LIMIT_OTHER_PER_MINUTE,
           shopperPerMinutePerIp: c.RATE_LIMIT_SHOPPER_PER_MINUTE_PER_IP,
           shopperLookupsPerIp: c.RATE_LIMIT_SHOPPER_LOOKUPS_PER_IP,
+          shopperLookupsPerOrderPerIp: c.RATE_LIMIT_SHOPPER_LOOKUPS_PER_ORDER_PER_IP,
           shopperLookupsPerOrder: c.RATE_LIMIT_SHOPPER_LOOKUPS_PER_ORDER,
         }
       : null,

@@ -714,10 +714,10 @@ describe.skipIf(skipBrowser)('the claim page in Chromium', () => {
 });
 
 describe.skipIf(skipBrowser)('the claim page when lookups are limited', () => {
-  // A service of its own, whose limit of lookups per order number is reached on the third.
+  // A service of its own, whose limit of lookups of one order number from one address is reached on the third.
   let limited: TestService;
   beforeAll(async () => {
-    limited = await startService({ rateLimits: { ...DEFAULT_RATE_LIMITS, shopperLookupsPerOrder: 2 } });
+    limited = await startService({ rateLimits: { ...DEFAULT_RATE_LIMITS, shopperLookupsPerOrderPerIp: 2 } });
   });
   afterAll(async () => limited?.close());
 

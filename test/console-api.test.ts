@@ -12,7 +12,7 @@ import { createMerchantUser } from '../server/domain/merchant-users.js';
 import { searchOrders } from '../server/domain/order-search.js';
 import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { deleteExpiredRequestLog, listRequestLog } from '../server/domain/request-log.js';
-import { LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_IP } from '../server/routes/console/session.js';
+import { LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_ACCOUNT_AND_IP, LOGIN_FAILURES_PER_IP, LOGIN_WINDOW_SECONDS } from '../server/routes/console/session.js';
 import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
@@ -37,6 +37,7 @@ interface Answer {
   status: number;
   body: Record<string, unknown>;
   setCookie: string[];
+  headers: Headers;
 }
 
 /** A request as the console's page makes it: same origin, the session cookie, the CSRF token on changes. */
@@ -55,7 +56,7 @@ async function consoleCall(browser: Browser, method: string, path: string, body?
   }
   const parsed = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
   if (typeof parsed.csrf_token === 'string') browser.csrf = parsed.csrf_token;
-  return { status: response.status, body: parsed, setCookie };
+  return { status: response.status, body: parsed, setCookie, headers: response.headers };
 }
 
 const newBrowser = (): Browser => ({ cookie: undefined, csrf: undefined });
@@ -183,21 +184,56 @@ describe('login and logout', () => {
     expect((await consoleCall(old, 'GET', '/console/api/session')).status).toBe(401);
   });
 
-  it('answers a wrong password and an unknown email alike, and throttles an account', async () => {
+  it('answers a wrong password and an unknown email alike, and throttles an account from one address, with Retry-After', async () => {
     const { email } = await loggedIn(shop, 'viewer');
     const wrong = await consoleCall(newBrowser(), 'POST', '/console/api/session', { email, password: 'not the password' });
     const unknown = await consoleCall(newBrowser(), 'POST', '/console/api/session', { email: `nobody-${email}`, password: 'not the password' });
     expect([wrong.status, unknown.status]).toEqual([401, 401]);
     expect(wrong.body).toEqual(unknown.body);
 
-    for (let attempt = 1; attempt < LOGIN_FAILURES_PER_ACCOUNT; attempt += 1) {
+    for (let attempt = 1; attempt < LOGIN_FAILURES_PER_ACCOUNT_AND_IP; attempt += 1) {
       expect((await consoleCall(newBrowser(), 'POST', '/console/api/session', { email, password: `guess ${attempt}` })).status).toBe(401);
     }
-    // The account has used its allowance: even the right password waits.
+    // This address has used its allowance for the account: even the right password waits, and is told how long.
     const throttled = await consoleCall(newBrowser(), 'POST', '/console/api/session', { email, password: 'correct horse battery' });
     expect(throttled.status).toBe(429);
     expect(throttled.body.error_code).toBe('rate_limited');
+    const retryAfter = Number(throttled.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(LOGIN_WINDOW_SECONDS - 60);
+    expect(retryAfter).toBeLessThanOrEqual(LOGIN_WINDOW_SECONDS);
   });
+
+  it('never locks the rightful user out: a guesser elsewhere slows only itself, until the account ceiling', async () => {
+    // Its own service behind one proxy, so that X-Forwarded-For names each request's address.
+    const proxied = await startService({ databaseUrl: service.databaseUrl, trustedProxies: 1 });
+    try {
+      const { email } = await loggedIn(shop, 'viewer');
+      const login = (ip: string, password: string) =>
+        fetch(`${proxied.baseUrl}/console/api/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: proxied.baseUrl, 'x-forwarded-for': ip },
+          body: JSON.stringify({ email, password }),
+        });
+      // The guesser's address is slowed after its allowance.
+      for (let attempt = 0; attempt < LOGIN_FAILURES_PER_ACCOUNT_AND_IP; attempt += 1) expect((await login('198.51.100.9', `guess ${attempt}`)).status).toBe(401);
+      const slowed = await login('198.51.100.9', 'correct horse battery');
+      expect(slowed.status).toBe(429);
+      expect(Number(slowed.headers.get('retry-after'))).toBeGreaterThan(0);
+      // The merchant, from their own address, logs in at once.
+      expect((await login('203.0.113.5', 'correct horse battery')).status).toBe(200);
+
+      // A guesser spread over many addresses reaches the account's ceiling, ten times higher.
+      expect(LOGIN_FAILURES_PER_ACCOUNT).toBe(10 * LOGIN_FAILURES_PER_ACCOUNT_AND_IP);
+      for (let attempt = 0; attempt < LOGIN_FAILURES_PER_ACCOUNT; attempt += 1) {
+        expect((await login(`198.51.${101 + Math.floor(attempt / 5)}.${attempt % 5}`, `spread ${attempt}`)).status).toBe(401);
+      }
+      const ceiling = await login('203.0.113.5', 'correct horse battery');
+      expect(ceiling.status).toBe(429);
+      expect(ceiling.headers.get('retry-after')).not.toBeNull();
+    } finally {
+      await proxied.close();
+    }
+  }, 60_000);
 
   it('throttles an IP that fails across many accounts', async () => {
     // Its own service, so the address's failures are counted from zero and spare the other tests.
@@ -518,7 +554,7 @@ describe("the claim page's settings, and claims' photos", () => {
     if (browser.cookie !== undefined) headers.cookie = `${SESSION_COOKIE}=${browser.cookie}`;
     if (browser.csrf !== undefined) headers[CSRF_HEADER] = browser.csrf;
     const response = await fetch(`${service.baseUrl}/console/api/settings/logo`, { method: 'PUT', headers, body: bytes });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown>, setCookie: [] };
+    return { status: response.status, body: (await response.json()) as Record<string, unknown>, setCookie: [], headers: response.headers };
   }
 
   it('an admin sets the branding, contact and windows (every bad field named), and the logo; a viewer reads them', async () => {

@@ -28,7 +28,7 @@ beforeAll(async () => {
   service = await startService({
     exposeMetrics: true,
     logger: createLogger('debug', capture),
-    rateLimits: { ordersPerMinute: 2, addressesPerMinute: 100, addressesPerDay: 100, quotesPerMinute: 100, quotesPerMinutePerIp: 100, otherPerMinute: 100, shopperPerMinutePerIp: 1000, shopperLookupsPerIp: 1000, shopperLookupsPerOrder: 1000 },
+    rateLimits: { ordersPerMinute: 2, addressesPerMinute: 100, addressesPerDay: 100, quotesPerMinute: 100, quotesPerMinutePerIp: 100, otherPerMinute: 100, shopperPerMinutePerIp: 1000, shopperLookupsPerIp: 1000, shopperLookupsPerOrderPerIp: 1000, shopperLookupsPerOrder: 1000 },
   });
   hidden = await startService({ databaseUrl: service.databaseUrl });
   shop = await seedStore(service.db);

@@ -14,6 +14,7 @@ const LIMITS: RateLimitSettings = {
   otherPerMinute: 5,
   shopperPerMinutePerIp: 1000,
   shopperLookupsPerIp: 1000,
+  shopperLookupsPerOrderPerIp: 1000,
   shopperLookupsPerOrder: 1000,
 };
 

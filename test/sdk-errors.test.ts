@@ -144,7 +144,7 @@ describe('errors from the real server', () => {
   it('429: RateLimitError with retryAfterSeconds, after waiting as Retry-After said, or at once past maxRetryDelayMs', async () => {
     const limited = await startService({
       databaseUrl: service.databaseUrl,
-      rateLimits: { ordersPerMinute: 1, addressesPerMinute: 100, addressesPerDay: 100, quotesPerMinute: 100, quotesPerMinutePerIp: 100, otherPerMinute: 100, shopperPerMinutePerIp: 1000, shopperLookupsPerIp: 1000, shopperLookupsPerOrder: 1000 },
+      rateLimits: { ordersPerMinute: 1, addressesPerMinute: 100, addressesPerDay: 100, quotesPerMinute: 100, quotesPerMinutePerIp: 100, otherPerMinute: 100, shopperPerMinutePerIp: 1000, shopperLookupsPerIp: 1000, shopperLookupsPerOrderPerIp: 1000, shopperLookupsPerOrder: 1000 },
     });
     try {
       const store = await seedStore(limited.db);

@@ -139,7 +139,7 @@ describe('logs after a full run', () => {
       logger: createLogger('debug', capture),
       work: true,
       easyPostWebhookSecret: EASYPOST_SECRET,
-      rateLimits: { ordersPerMinute: 40, addressesPerMinute: 3, addressesPerDay: 100, quotesPerMinute: 100, quotesPerMinutePerIp: 100, otherPerMinute: 40, shopperPerMinutePerIp: 1000, shopperLookupsPerIp: 1000, shopperLookupsPerOrder: 1000 },
+      rateLimits: { ordersPerMinute: 40, addressesPerMinute: 3, addressesPerDay: 100, quotesPerMinute: 100, quotesPerMinutePerIp: 100, otherPerMinute: 40, shopperPerMinutePerIp: 1000, shopperLookupsPerIp: 1000, shopperLookupsPerOrderPerIp: 1000, shopperLookupsPerOrder: 1000 },
     });
     storeC = await seedStore(service.db);
     issuedKeys.push(storeC.liveKey, storeC.testKey);
@@ -320,7 +320,7 @@ describe('API keys at rest', () => {
     // written for requests made with these keys.
     const limited = await startService({
       databaseUrl: service.databaseUrl,
-      rateLimits: { ordersPerMinute: 1000, addressesPerMinute: 1000, addressesPerDay: 1000, quotesPerMinute: 1000, quotesPerMinutePerIp: 1000, otherPerMinute: 1000, shopperPerMinutePerIp: 1000, shopperLookupsPerIp: 1000, shopperLookupsPerOrder: 1000 },
+      rateLimits: { ordersPerMinute: 1000, addressesPerMinute: 1000, addressesPerDay: 1000, quotesPerMinute: 1000, quotesPerMinutePerIp: 1000, otherPerMinute: 1000, shopperPerMinutePerIp: 1000, shopperLookupsPerIp: 1000, shopperLookupsPerOrderPerIp: 1000, shopperLookupsPerOrder: 1000 },
     });
     const shop = await seedStore(service.db);
     const account = await issueApiKey(service.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'account' });

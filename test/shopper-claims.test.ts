@@ -468,14 +468,29 @@ describe('rate limits', () => {
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
 
-      // One order number from many addresses: its own limit.
+      // One order number from one address: its own limit, which locks nobody else out.
       const order = await placeOrder();
-      const perOrder: number[] = [];
-      for (let i = 0; i < DEFAULT_RATE_LIMITS.shopperLookupsPerOrder + 2; i += 1) {
-        perOrder.push((await call(limited.baseUrl, 'POST', `${api(shop)}/lookup`, { body: { order_number: order.orderNumber, email: `guess${i}@example.com` }, headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } })).status);
+      const lookup = (ip: string, email: string) =>
+        call(limited.baseUrl, 'POST', `${api(shop)}/lookup`, { body: { order_number: order.orderNumber, email }, headers: { 'x-forwarded-for': ip } });
+      const fromOne: number[] = [];
+      for (let i = 0; i < DEFAULT_RATE_LIMITS.shopperLookupsPerOrderPerIp + 2; i += 1) fromOne.push((await lookup('198.51.100.250', `guess${i}@example.com`)).status);
+      expect(fromOne.slice(0, DEFAULT_RATE_LIMITS.shopperLookupsPerOrderPerIp).every((status) => status === 404)).toBe(true);
+      expect(fromOne.slice(DEFAULT_RATE_LIMITS.shopperLookupsPerOrderPerIp)).toEqual([429, 429]);
+      const retryAfter = Number((await lookup('198.51.100.250', 'ada@example.com')).headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      // The shopper, from their own address, still finds the order.
+      expect((await lookup('203.0.113.77', 'ada@example.com')).status).toBe(200);
+
+      // From many addresses the order number stops only at its ceiling, well above one address's
+      // limit. Every lookup so far counted towards it, refused ones too: 12 + 1 + 1.
+      const counted = fromOne.length + 2;
+      const fromMany: number[] = [];
+      for (let i = 0; i <= DEFAULT_RATE_LIMITS.shopperLookupsPerOrder - counted; i += 1) {
+        fromMany.push((await lookup(`198.51.${101 + Math.floor(i / 200)}.${(i % 200) + 1}`, `guess${i}@example.com`)).status);
       }
-      expect(perOrder.slice(0, DEFAULT_RATE_LIMITS.shopperLookupsPerOrder).every((status) => status === 404)).toBe(true);
-      expect(perOrder.slice(DEFAULT_RATE_LIMITS.shopperLookupsPerOrder)).toEqual([429, 429]);
+      expect(fromMany.slice(0, -1).every((status) => status === 404)).toBe(true);
+      expect(fromMany.slice(0, -1)).toHaveLength(86);
+      expect(fromMany.at(-1)).toBe(429);
     } finally {
       await limited.close();
     }

@@ -26,8 +26,13 @@ export const statusOfCode: Record<ErrorCode, number> = {
 /** What a client is told to wait while the database is away: about the time a restart takes. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
+/** Said on a 429 whose limit did not say when to retry: the shortest window of any limit. */
+const DEFAULT_RETRY_AFTER_SECONDS = 60;
+
 export function sendError(res: Response, code: ErrorCode, message: string, fieldErrors: FieldError[] = []): void {
   const body: ErrorResponse = { error: message, error_code: code, errors: fieldErrors };
+  // Every 429 says when to retry; each limit sets its own, this is the floor under them.
+  if (statusOfCode[code] === 429 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
   res.status(statusOfCode[code]).json(body);
 }
 

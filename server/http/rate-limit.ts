@@ -5,8 +5,10 @@
 //   quotes       600 / minute per store; a store declared `browser` also 30 / minute per shopper IP
 //   other        120 / minute per store (claims and billing)
 //   shopper      the claim page's API: 120 / minute per IP address (SPEC's browser scope)
-//   shopper_lookup  finding an order by number and email: also 20 / 15 minutes per IP address, and
-//                10 / hour per order number of a store (counted whether or not the order exists)
+//   shopper_lookup  finding an order by number and email: also 20 / 15 minutes per IP address, 10 /
+//                hour per order number of a store and IP address, and 100 / hour per order number
+//                from all addresses (counted whether or not the order exists): a guesser is slowed
+//                without the shopper being locked out of their own order
 //   none         platform and provider webhooks: refusing them would lose money
 // Test keys are limited like live keys, in buckets of their own so test traffic never eats the
 // live budget. Every figure is configurable (server/config.ts).
@@ -27,6 +29,9 @@ export interface RateLimitSettings {
   otherPerMinute: number;
   shopperPerMinutePerIp: number;
   shopperLookupsPerIp: number;
+  /** Lookups of one order number from one address. */
+  shopperLookupsPerOrderPerIp: number;
+  /** Lookups of one order number from all addresses: the ceiling, well above the per-address one. */
   shopperLookupsPerOrder: number;
 }
 
@@ -39,10 +44,11 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   otherPerMinute: 120,
   shopperPerMinutePerIp: 120,
   shopperLookupsPerIp: 20,
-  shopperLookupsPerOrder: 10,
+  shopperLookupsPerOrderPerIp: 10,
+  shopperLookupsPerOrder: 100,
 };
 
-type LimitName = 'orders' | 'addresses_minute' | 'addresses_day' | 'quotes' | 'quotes_ip' | 'other' | 'shopper_ip' | 'lookup_ip' | 'lookup_order';
+type LimitName = 'orders' | 'addresses_minute' | 'addresses_day' | 'quotes' | 'quotes_ip' | 'other' | 'shopper_ip' | 'lookup_ip' | 'lookup_order_ip' | 'lookup_order';
 
 interface Limit {
   name: LimitName;
@@ -56,8 +62,8 @@ interface Limit {
 
 export interface RateLimiting {
   middleware: RequestHandler;
-  /** Counts a lookup of an order number of a store; rejects with 429 past the limit. */
-  countOrderLookup(storeId: string, orderNumber: string, res: Response): Promise<void>;
+  /** Counts a lookup of an order number of a store from an address; rejects with 429 past a limit. */
+  countOrderLookup(storeId: string, orderNumber: string, ip: string, res: Response): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -101,7 +107,7 @@ export function createRateLimiting(databaseUrl: string, settings: RateLimitSetti
     points,
     durationSeconds,
     per,
-    ...(name === 'shopper_ip' || name === 'lookup_ip' || name === 'lookup_order' ? { forShoppers: true as const } : {}),
+    ...(name === 'shopper_ip' || name === 'lookup_ip' || name === 'lookup_order_ip' || name === 'lookup_order' ? { forShoppers: true as const } : {}),
   });
   const limits: Record<LimitName, Limit> = {
     orders: define('orders', settings.ordersPerMinute, 60, 'per minute per store for orders and shipments'),
@@ -112,6 +118,7 @@ export function createRateLimiting(databaseUrl: string, settings: RateLimitSetti
     other: define('other', settings.otherPerMinute, 60, 'per minute per store'),
     shopper_ip: define('shopper_ip', settings.shopperPerMinutePerIp, 60, 'per minute per IP address'),
     lookup_ip: define('lookup_ip', settings.shopperLookupsPerIp, 900, 'per 15 minutes per IP address for order lookups'),
+    lookup_order_ip: define('lookup_order_ip', settings.shopperLookupsPerOrderPerIp, 3600, 'per hour per order number and IP address for order lookups'),
     lookup_order: define('lookup_order', settings.shopperLookupsPerOrder, 3600, 'per hour per order number for order lookups'),
   };
   const limiters = new Map(
@@ -178,8 +185,10 @@ export function createRateLimiting(databaseUrl: string, settings: RateLimitSetti
     consumeAll(applicable, subject, res).then(() => next(), next);
   };
 
-  const countOrderLookup = (storeId: string, orderNumber: string, res: Response) =>
-    consumeAll([limits.lookup_order], () => `${storeId}:${orderNumber.trim().toLowerCase()}`, res);
+  const countOrderLookup = (storeId: string, orderNumber: string, ip: string, res: Response) => {
+    const order = `${storeId}:${orderNumber.trim().toLowerCase()}`;
+    return consumeAll([limits.lookup_order_ip, limits.lookup_order], (limit) => (limit.name === 'lookup_order_ip' ? `${order}:${ip}` : order), res);
+  };
 
   return { middleware, countOrderLookup, close: () => pool.end() };
 }

@@ -70,7 +70,7 @@ export const shopperRouter = ({ db, clock, photos, shopperSessions, rateLimiting
       const started = Date.now();
       try {
         const settings = await claimPageSettings(db, { slug: params.store_slug });
-        await rateLimiting?.countOrderLookup(settings.storeId, body.order_number, res);
+        await rateLimiting?.countOrderLookup(settings.storeId, body.order_number, req.ip ?? 'unknown', res);
         const orderId = await findOrderForShopper(db, settings.storeId, body.order_number, body.email);
         if (orderId === null) throw new AppError('not_found', NO_MATCHING_ORDER);
         const now = clock.now();
