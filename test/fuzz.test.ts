@@ -8,7 +8,8 @@
 // - corrupted bodies (a field dropped or retyped, a third decimal, a negative amount, an overlong
 //   string, null or an array as the body), random JSON and random bytes answer a 4xx in the error
 //   format ({error, error_code, errors: [{field, message}]}), never with a stack trace;
-// - hostile path parameters answer a 4xx, hostile query strings never a 5xx;
+// - hostile path parameters answer a 4xx, hostile query strings never a 5xx, and a query field in
+//   an array or object form (type[]=, type[x]=) is a 400 naming the field;
 // - valid bodies in other encodings and content types never fail on our side;
 // - platform messages with cents written as decimals (120.00) answer 400, BOM or not.
 //
@@ -140,6 +141,27 @@ describe('hostile query strings never fail on our side', () => {
       fc.asyncProperty(query, async (values) => {
         const sent = await request(r, { params: seededParams(r) ?? {}, query: values, key: 'live' });
         check(sent, 'no5xx', 'hostile query');
+      }),
+    );
+  }, PROPERTY_TIMEOUT_MS);
+});
+
+describe('array and object forms of a query field are refused, naming the field', () => {
+  it.each(QUERY_ROUTES.map((r) => [label(r), r] as const))('%s', async (_label, r) => {
+    const names = Object.keys((r.query as unknown as { shape: Record<string, unknown> }).shape ?? {});
+    expect(names.length).toBeGreaterThan(0);
+    const bracket = fc.constantFrom('[]', '[0]', '[x]', '[a][b]', '%5B%5D', '%5Bx%5D');
+    const form = fc.tuple(fc.constantFrom(...names), bracket, anyString(20), fc.boolean());
+    await holds(
+      `array and object query forms of ${label(r)}`,
+      fc.asyncProperty(form, async ([name, suffix, value, twice]) => {
+        const pair = `${encodeURIComponent(name)}${suffix}=${encodeURIComponent(value)}`;
+        const sent = await request(r, { params: seededParams(r) ?? {}, rawQuery: twice ? `${pair}&${pair}` : pair, key: 'live' });
+        check(sent, 'no5xx', 'array or object query form');
+        expect(sent.answer.status, sent.describe).toBe(400);
+        const body = sent.answer.json as { error_code?: string; errors?: Array<{ field: string }> };
+        expect(body.error_code, sent.describe).toBe('invalid_request');
+        expect(body.errors?.map((error) => error.field), sent.describe).toContain(name);
       }),
     );
   }, PROPERTY_TIMEOUT_MS);

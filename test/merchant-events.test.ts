@@ -450,6 +450,22 @@ describe('SSRF protection, with the operator setting off', () => {
     await guarded.close();
   });
 
+  it('refuses a URL without a host, on create and on change', async () => {
+    const created = await call(guarded.baseUrl, 'POST', '/v1/webhook_endpoints', { key: store.liveKey, body: { url: 'https://shop.example.com/hook', events: ['*'] } });
+    expect(created.status).toBe(201);
+    for (const url of ['https:///x', 'https:x', 'https:\\\\x/hook', 'https:///x/y']) {
+      const refused = await call(guarded.baseUrl, 'POST', '/v1/webhook_endpoints', { key: store.liveKey, body: { url, events: ['*'] } });
+      expect(refused.status, url).toBe(400);
+      expect(refused.body.errors, url).toContainEqual({ field: 'url', message: 'must name a host, as in https://example.com/webhooks' });
+      const changed = await call(guarded.baseUrl, 'PATCH', `/v1/webhook_endpoints/${created.body.id as string}`, { key: store.liveKey, body: { url } });
+      expect(changed.status, url).toBe(400);
+    }
+    const empty = await call(guarded.baseUrl, 'POST', '/v1/webhook_endpoints', { key: store.liveKey, body: { url: 'https://', events: ['*'] } });
+    expect(empty.body.errors).toEqual([{ field: 'url', message: 'must be an absolute URL' }]);
+    const kept = await call(guarded.baseUrl, 'GET', `/v1/webhook_endpoints/${created.body.id as string}`, { key: store.liveKey });
+    expect(kept.body.url).toBe('https://shop.example.com/hook');
+  });
+
   it('refuses http, literal private addresses and localhost when the endpoint is made', async () => {
     for (const url of ['http://shop.example.com/hook', 'https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/hook', 'https://localhost/hook']) {
       const refused = await call(guarded.baseUrl, 'POST', '/v1/webhook_endpoints', { key: store.liveKey, body: { url, events: ['*'] } });

@@ -138,7 +138,9 @@ const addressing: Record<string, { request: Requester; statusForA: number }> = {
     request: async (f, as) => {
       const response = await fetch(`${service.baseUrl}/v1/claims/${f.claimId}/photos/${f.photoId}`, { headers: { token: as === 'A' ? storeA.liveKey : storeB.liveKey } });
       const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json');
-      return { status: response.status, headers: response.headers, body: isJson ? await response.json() : { bytes: (await response.arrayBuffer()).byteLength } };
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const text = isJson ? bytes.toString('utf8') : '';
+      return { status: response.status, headers: response.headers, body: isJson ? JSON.parse(text) : { bytes: bytes.byteLength }, text };
     },
     statusForA: 200,
   },

@@ -42,6 +42,9 @@ export function endpointUrlProblems(url: string, options: { allowPrivateNetworks
     return ['is not a valid absolute URL'];
   }
   const problems: string[] = [];
+  // The URL parser forgives a missing authority (https:///x, https:x and https:\\x all become
+  // host x); an endpoint URL must name its host itself.
+  if (!/^[a-z][a-z\d+.-]*:\/\/[^/?#\\]+/i.test(url.trim()) || parsed.hostname === '') problems.push('must name a host, as in https://example.com/webhooks');
   if (options.allowPrivateNetworks) {
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') problems.push('must use https or http');
   } else if (parsed.protocol !== 'https:') {

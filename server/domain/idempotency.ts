@@ -5,7 +5,7 @@
 // sharing a key run once whichever instance receives them.
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from '../../contract/policy.js';
-import type { Database, Prisma } from '../db/client.js';
+import type { Database } from '../db/client.js';
 
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
 /**
@@ -43,7 +43,7 @@ export interface IdempotencyClaim extends IdempotencyRequest {
 
 export type IdempotencyOutcome =
   | { kind: 'run'; claim: IdempotencyClaim }
-  | { kind: 'replay'; status: number; body: unknown }
+  | { kind: 'replay'; status: number; bodyText: string }
   | { kind: 'in_progress' }
   | { kind: 'different_request' };
 
@@ -72,24 +72,24 @@ export async function claimIdempotencyKey(db: Database, request: IdempotencyRequ
     const held = await db.idempotencyKey.findUnique({ where: { storeId_key: { storeId: request.storeId, key: request.key } } });
     if (held === null) continue;
     if (held.requestHash !== request.requestHash) return { kind: 'different_request' };
-    if (held.state === 'running' || held.responseStatus === null) return { kind: 'in_progress' };
-    return { kind: 'replay', status: held.responseStatus, body: held.responseBody };
+    if (held.state === 'running' || held.responseStatus === null || held.responseBody === null) return { kind: 'in_progress' };
+    return { kind: 'replay', status: held.responseStatus, bodyText: held.responseBody };
   }
   return { kind: 'in_progress' };
 }
 
 /**
- * Settles a run once its answer is known. A success with a body is kept for the key's retries;
- * anything else gives the key back, so that a retry runs afresh: after a 4xx nothing happened,
- * after a 5xx nothing was written (every write is one transaction).
+ * Settles a run once its answer is known. A success with a body (its JSON text, exactly as sent)
+ * is kept for the key's retries; anything else gives the key back, so that a retry runs afresh:
+ * after a 4xx nothing happened, after a 5xx nothing was written (every write is one transaction).
  */
-export async function settleIdempotentRun(db: Database, claim: IdempotencyClaim, status: number, body: unknown): Promise<void> {
-  if (status >= 200 && status < 300 && body !== undefined) await recordIdempotentAnswer(db, claim, status, body as Prisma.InputJsonValue);
+export async function settleIdempotentRun(db: Database, claim: IdempotencyClaim, status: number, bodyText: string | undefined): Promise<void> {
+  if (status >= 200 && status < 300 && bodyText !== undefined) await recordIdempotentAnswer(db, claim, status, bodyText);
   else await releaseIdempotencyKey(db, claim);
 }
 
-/** Keeps a successful answer (a JSON body) for the key's retries. Only the claim's own run can record it. */
-async function recordIdempotentAnswer(db: Database, claim: IdempotencyClaim, status: number, body: Prisma.InputJsonValue): Promise<void> {
+/** Keeps a successful answer for the key's retries. Only the claim's own run can record it. */
+async function recordIdempotentAnswer(db: Database, claim: IdempotencyClaim, status: number, body: string): Promise<void> {
   await db.idempotencyKey.updateMany({
     where: { storeId: claim.storeId, key: claim.key, requestHash: claim.requestHash, state: 'running', startedAt: claim.startedAt },
     data: { state: 'done', responseStatus: status, responseBody: body },

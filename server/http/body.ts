@@ -146,6 +146,17 @@ function unstorable(value: string): string | null {
   return problem === null ? null : problems[problem];
 }
 
+/**
+ * The field a query parameter names: `type` for `type[]` or `type[x]`. The plain query parser would
+ * keep `type[]` as a name of its own, which no route knows, and the filter would be dropped
+ * silently; such forms are refused instead, naming the field.
+ */
+const fieldOfQueryName = (name: string): string => {
+  const bracket = name.search(/[[\]]/);
+  return bracket <= 0 ? name : name.slice(0, bracket);
+};
+const ARRAY_OR_OBJECT_FORM = 'must be given once as name=value; array and object forms such as name[]= or name[key]= are not accepted';
+
 /** Problems in the path parameters and the query string (Express decodes both). */
 function urlFieldErrors(req: Request): FieldError[] {
   const errors: FieldError[] = [];
@@ -167,10 +178,10 @@ function urlFieldErrors(req: Request): FieldError[] {
     };
     const name = decode(rawName);
     const value = decode(rest.join('='));
-    const field = name !== null && unstorable(name) === null ? name : 'query';
+    const field = name !== null && unstorable(name) === null ? fieldOfQueryName(name) : 'query';
     if (name === null || value === null) errors.push({ field, message: 'must be valid percent-encoded UTF-8' });
     else {
-      const problem = unstorable(name) ?? unstorable(value);
+      const problem = unstorable(name) ?? unstorable(value) ?? (field !== name ? ARRAY_OR_OBJECT_FORM : null);
       if (problem) errors.push({ field, message: problem });
     }
   }

@@ -38,7 +38,8 @@ export function idempotencyKeys(deps: { db: Database; clock: Clock; logger: Logg
         case 'replay':
           setModeHeaders(res, scope.mode);
           res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
-          res.status(outcome.status).json(outcome.body);
+          // The kept bytes, exactly: the same status and body as the first answer.
+          res.status(outcome.status).type('application/json').send(outcome.bodyText);
           return undefined;
         case 'in_progress':
           res.setHeader('Retry-After', String(IN_PROGRESS_RETRY_AFTER_SECONDS));
@@ -63,13 +64,13 @@ function settleBeforeSending(res: Response, claim: IdempotencyClaim, deps: { db:
   const send = res.json.bind(res);
   res.json = (body: unknown) => {
     res.json = send;
-    settleIdempotentRun(deps.db, claim, res.statusCode, body).then(
-      () => send(body),
-      (error: unknown) => {
-        deps.logger.warn({ request_id: res.req.requestId, kind: 'idempotency_settle_failed', error_name: error instanceof Error ? error.name : typeof error }, 'idempotency key not settled');
-        send(body);
-      },
-    );
+    // The text sent is the text kept: serialised once, as res.json would (no replacer, no spaces).
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const sendText = () => (text === undefined ? send(body) : res.type('application/json').send(text));
+    settleIdempotentRun(deps.db, claim, res.statusCode, text).then(sendText, (error: unknown) => {
+      deps.logger.warn({ request_id: res.req.requestId, kind: 'idempotency_settle_failed', error_name: error instanceof Error ? error.name : typeof error }, 'idempotency key not settled');
+      sendText();
+    });
     return res;
   };
 }

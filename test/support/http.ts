@@ -7,6 +7,8 @@ export interface ApiResponse {
   // The tests read arbitrary JSON; assertions give it meaning.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
+  /** The body exactly as it came, for byte-for-byte comparisons. */
+  text: string;
 }
 
 export interface CallOptions {
@@ -30,7 +32,7 @@ export async function call(baseUrl: string, method: string, path: string, option
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
   const text = await response.text();
   expect(response.headers.get('content-type') ?? '', `${method} ${path} answers JSON`).toMatch(/^application\/json/);
-  return { status: response.status, headers: response.headers, body: JSON.parse(text) };
+  return { status: response.status, headers: response.headers, body: JSON.parse(text), text };
 }
 
 /** A complete, valid order body; override any field. */
