@@ -111,5 +111,5 @@ async function eraseOrderCopies(tx: Transaction, storeId: string, order: { id: s
        WHERE response_body IS NOT NULL AND delivery_id IN (SELECT id FROM webhook_deliveries WHERE event_id = ANY (${events.map((event) => event.id)}::text[]))`;
   }
   // Successful answers kept for idempotency keys hold the order or its claims as answered.
-  await tx.$executeRaw`DELETE FROM idempotency_keys WHERE store_id = ${storeId}::uuid AND response_body ->> 'source_order_id' = ${order.sourceOrderId}`;
+  await tx.$executeRaw`DELETE FROM idempotency_keys WHERE store_id = ${storeId}::uuid AND response_body::jsonb ->> 'source_order_id' = ${order.sourceOrderId}`;
 }
