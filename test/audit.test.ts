@@ -9,6 +9,7 @@ import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { createStore, updateStoreDeclarations } from '../server/domain/stores.js';
 import { call, orderBody } from './support/http.js';
 import { startService, type TestService } from './support/service.js';
+import { systemClock } from '../server/domain/clock.js';
 
 const OPERATOR: Actor = { kind: 'operator', name: 'ada' };
 let service: TestService;
@@ -72,7 +73,7 @@ describe('the audit log', () => {
     expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: key.key, body })).status).toBe(201);
     const claim = await call(service.baseUrl, 'POST', '/v1/claims', { key: key.key, body: { source_order_id: body.source_order_id, reason: 'lost' } });
     expect(claim.status).toBe(201);
-    await setClaimStatus(service.db, OPERATOR, claim.body.id as string, 'denied', new Date(), 'no evidence');
+    await setClaimStatus(service.db, OPERATOR, claim.body.id as string, 'denied', systemClock, 'no evidence');
     const cancelled = await call(service.baseUrl, 'POST', `/v1/orders/${body.source_order_id as string}/cancel`, { key: key.key });
     expect(cancelled.status).toBe(200);
     // Cancelling again changes nothing, and records nothing.

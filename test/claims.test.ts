@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClaimStatus, type ClaimStatus } from '../server/domain/claims.js';
 import { call, orderBody, tableCounts } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
+import { systemClock } from '../server/domain/clock.js';
 
 let service: TestService;
 let shop: SeededStore;
@@ -171,7 +172,7 @@ describe('open claims block cancellations', () => {
     const refused = await post(`/v1/orders/${sourceOrderId}/cancel`, shop.liveKey);
     expect(refused.status).toBe(409);
     expect(refused.body.error_code).toBe('conflict');
-    await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id, 'denied', new Date());
+    await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id, 'denied', systemClock);
     expect((await post(`/v1/orders/${sourceOrderId}/cancel`, shop.liveKey)).status).toBe(200);
   });
 
@@ -183,7 +184,7 @@ describe('open claims block cancellations', () => {
     const whole = await protectedOrder();
     const claim = await fileClaim({ source_order_id: whole.sourceOrderId });
     expect((await post(`/v1/shipments/${whole.trackingNumber}/cancel`, shop.liveKey)).status).toBe(409);
-    await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id, 'closed', new Date());
+    await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id, 'closed', systemClock);
     expect((await post(`/v1/shipments/${whole.trackingNumber}/cancel`, shop.liveKey)).status).toBe(200);
   });
 
@@ -214,7 +215,7 @@ describe('claim statuses', () => {
   it('walks open -> in_review -> approved -> paid -> closed, recording each step', async () => {
     const id = await openClaim();
     const steps: ClaimStatus[] = ['in_review', 'approved', 'paid', 'closed'];
-    for (const status of steps) expect((await setClaimStatus(service.db, TEST_OPERATOR, id, status, new Date())).status).toBe(status);
+    for (const status of steps) expect((await setClaimStatus(service.db, TEST_OPERATOR, id, status, systemClock)).status).toBe(status);
     const claim = await call(service.baseUrl, 'GET', `/v1/claims/${id}`, { key: shop.liveKey });
     expect(claim.body.resolved_on).not.toBeNull();
     const history = await service.db.claimStatusChange.findMany({ where: { claimId: id }, orderBy: { id: 'asc' } });
@@ -227,8 +228,8 @@ describe('claim statuses', () => {
     ['closed', 'in_review'],
   ] as const)('refuses %s -> %s', async (from, to) => {
     const id = await openClaim();
-    if (from !== 'open') await setClaimStatus(service.db, TEST_OPERATOR, id, from, new Date());
-    await expect(setClaimStatus(service.db, TEST_OPERATOR, id, to, new Date())).rejects.toMatchObject({ code: 'conflict' });
+    if (from !== 'open') await setClaimStatus(service.db, TEST_OPERATOR, id, from, systemClock);
+    await expect(setClaimStatus(service.db, TEST_OPERATOR, id, to, systemClock)).rejects.toMatchObject({ code: 'conflict' });
   });
 
   it('is set by the admin CLI', async () => {

@@ -120,7 +120,7 @@ describe('POST /v2/customers/data_request', () => {
     const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#456' } }).jpeg().toBuffer();
     const photo = await uploadClaimPhoto(service.db, postgresPhotoStore(service.db), { storeId: shop.store.id, orderId: secondOrder.id }, jpeg, new Date());
     await service.db.claimPhoto.update({ where: { id: photo.id }, data: { claimId } });
-    await setClaimStatus(service.db, TEST_OPERATOR, claimId, 'in_review', service.clock.now(), ada.claimNote);
+    await setClaimStatus(service.db, TEST_OPERATOR, claimId, 'in_review', service.clock, ada.claimNote);
     await refund(second, ada.refundNote);
 
     const answer = await api('POST', '/v2/customers/data_request', { email: `  ${ada.email.toUpperCase()} ` }, { headers: { 'Idempotency-Key': 'export-once' } });
@@ -163,7 +163,7 @@ describe('POST /v2/customers/data_request', () => {
     // An unknown email: nothing held.
     expect((await api('POST', '/v2/customers/data_request', { email: 'nobody@example.org' })).body.orders).toEqual([]);
     // Decided, so that the store's later erasures find no open claim of this test.
-    await setClaimStatus(service.db, TEST_OPERATOR, claimId, 'denied', service.clock.now());
+    await setClaimStatus(service.db, TEST_OPERATOR, claimId, 'denied', service.clock);
   });
 
   it('finds orders through a keyed hash in an index, never the email itself', async () => {
@@ -284,7 +284,7 @@ describe('POST /v2/customers/redact', () => {
     });
 
     // The claim is decided: the erasure job finishes the request without being asked again.
-    await setClaimStatus(service.db, TEST_OPERATOR, claimId, 'denied', service.clock.now(), person.claimNote);
+    await setClaimStatus(service.db, TEST_OPERATOR, claimId, 'denied', service.clock, person.claimNote);
     const boss = new PgBoss({ connectionString: service.databaseUrl, schedule: false, supervise: false });
     await boss.start();
     try {
@@ -452,7 +452,7 @@ describe('platform privacy messages', () => {
     expect(await service.db.privacyRequest.findUniqueOrThrow({ where: { id: second.body.request_id as string } })).toMatchObject({ status: 'pending', ordersWithheld: 1 });
 
     // Too late to cancel? Not while it still owes an order; but once done, 409.
-    await setClaimStatus(service.db, TEST_OPERATOR, claimId, 'denied', service.clock.now());
+    await setClaimStatus(service.db, TEST_OPERATOR, claimId, 'denied', service.clock);
     await runDuePrivacyRequests(service.db, service.clock.now());
     expect(await hasPii(disputed)).toBe(false);
     expect(await service.db.privacyRequest.findUniqueOrThrow({ where: { id: second.body.request_id as string } })).toMatchObject({ status: 'completed', ordersWithheld: 0 });

@@ -12,6 +12,7 @@ import { connectStore, createPlatform } from '../server/domain/platforms.js';
 import { call, orderBody } from './support/http.js';
 import { tablesHolding } from './support/pii-scan.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+import { systemClock } from '../server/domain/clock.js';
 
 const PLATFORM = 'erasureplat';
 const PLATFORM_SECRET = 'erasure-platform-shared-secret-0123456789';
@@ -101,7 +102,7 @@ describe('POST /v2/orders/{source_order_id}/redact', () => {
     expect(refused.body.error_code).toBe('conflict');
     expect((await api('GET', `/v2/orders/${sourceOrderId}`)).body).toMatchObject({ has_pii: true, first_name: person.first });
 
-    await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id as string, 'denied', new Date(), person.claimNote);
+    await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id as string, 'denied', systemClock, person.claimNote);
     // Every event so far has reached the echoing receiver, whose answers hold the names.
     await expect.poll(async () => service.db.webhookDelivery.count({ where: { status: 'pending' } }), { timeout: 15_000 }).toBe(0);
     expect(await rowsHolding(person.first)).toEqual(expect.arrayContaining(['orders', 'events', 'webhook_delivery_attempts', 'idempotency_keys', 'quotes']));

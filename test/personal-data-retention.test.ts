@@ -9,6 +9,7 @@ import { RETENTION_CRON, RETENTION_QUEUE } from '../server/jobs/personal-data-re
 import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+import { clockAt } from '../server/domain/clock.js';
 
 const DAY = 86_400_000;
 
@@ -56,7 +57,7 @@ describe('personal data retention', () => {
     // A claim resolved on day 20: its activity is that day.
     const claimed = await order(shop);
     const claim = await call(service.baseUrl, 'POST', '/v1/claims', { key: shop.liveKey, body: { source_order_id: claimed, reason: 'damaged' } });
-    await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id as string, 'denied', new Date(now + 20 * DAY));
+    await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id as string, 'denied', clockAt(new Date(now + 20 * DAY)));
     // A claim still open: the order waits whatever its age.
     const open = await order(shop);
     expect((await call(service.baseUrl, 'POST', '/v1/claims', { key: shop.liveKey, body: { source_order_id: open, reason: 'lost' } })).status).toBe(201);

@@ -13,6 +13,7 @@ import { postgresPhotoStore } from '../server/domain/photo-store.js';
 import { call, orderBody, tableCounts, type ApiResponse } from './support/http.js';
 import { TEST_OPERATOR } from './support/service.js';
 import { PLATFORM_A, SECRET_A, PLATFORM_B, SECRET_B, service, storeA, storeB, unique, pushSigned, startSecurityService, stopSecurityService } from './support/security-fixture.js';
+import { systemClock } from '../server/domain/clock.js';
 
 beforeAll(startSecurityService);
 afterAll(stopSecurityService);
@@ -50,7 +51,7 @@ async function fixtureOfA(): Promise<Fixture> {
   const photo = await uploadClaimPhoto(service.db, postgresPhotoStore(service.db), { storeId: storeA.store.id, orderId: order.id }, jpeg, new Date());
   await service.db.claimPhoto.update({ where: { id: photo.id }, data: { claimId: claim.body.id as string } });
   // Resolved, so that A's own cancels succeed in the positive controls below.
-  await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id as string, 'closed', new Date());
+  await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id as string, 'closed', systemClock);
   // One endpoint at a time, within the store's limit: each fixture makes its own.
   await service.db.webhookEndpoint.deleteMany({ where: { storeId: storeA.store.id } });
   const endpoint = await call(service.baseUrl, 'POST', '/v1/webhook_endpoints', { key: storeA.liveKey, body: { url: 'https://a.example.com/hook', events: ['*'] } });

@@ -380,7 +380,7 @@ describe('filing and following a claim', () => {
     const shopper = await logIn(shop, order.orderNumber);
     const filed = await asShopper(shopper, 'POST', '/claims', { body: { tracking_number: order.trackingNumber, reason: 'wrong_address', description: 'Sent to my old flat.', items: [], photo_ids: [] } });
     expect(filed.status).toBe(201);
-    await setClaimStatus(service.db, TEST_OPERATOR, filed.body.id, 'approved', service.clock.now(), 'A replacement ships today.');
+    await setClaimStatus(service.db, TEST_OPERATOR, filed.body.id, 'approved', service.clock, 'A replacement ships today.');
     const read = await asShopper(shopper, 'GET', `/claims/${filed.body.id}`);
     expect(read.body.status).toBe('approved');
     expect(read.body.history.map((change: { status: string; note: string | null }) => [change.status, change.note])).toEqual([
@@ -434,7 +434,7 @@ describe('filing and following a claim', () => {
     const photos = [await upload(shopper, await phonePhoto('#33c')), await upload(shopper, await phonePhoto('#3c3'))].map((response) => response.body.id as string);
     const filed = await asShopper(shopper, 'POST', '/claims', { body: { tracking_number: order.trackingNumber, reason: 'damaged', description: 'Smashed lamp, see photos.', items: [], photo_ids: photos } });
     expect(filed.status).toBe(201);
-    await setClaimStatus(service.db, TEST_OPERATOR, filed.body.id, 'denied', service.clock.now(), 'Not covered.');
+    await setClaimStatus(service.db, TEST_OPERATOR, filed.body.id, 'denied', service.clock, 'Not covered.');
     expect(await service.db.claimPhotoObject.count({ where: { photoId: { in: photos } } })).toBe(2);
     expect((await call(service.baseUrl, 'POST', `/v2/orders/${order.sourceOrderId}/redact`, { key: shop.liveKey })).status).toBe(200);
     expect(await service.db.claimPhoto.count({ where: { id: { in: photos } } })).toBe(0);

@@ -32,6 +32,7 @@ import { createMerchantUser, SETUP_LINK_TTL_MS } from '../domain/merchant-users.
 import { listPrivacyRequests, type PrivacyRequestRecord } from '../domain/privacy-requests.js';
 import { cancelStoreRedaction } from '../domain/store-redaction.js';
 import { createStore, findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../domain/stores.js';
+import { systemClock } from '../domain/clock.js';
 
 /** The operator running the CLI, as the audit log records it: the system user's name. */
 function operator(): Actor {
@@ -294,7 +295,7 @@ async function claimCreate(command: Command): Promise<Report> {
 
 async function claimSetStatus(command: Command): Promise<Report> {
   const options = parseOptions(ClaimSetStatusOptions, command);
-  const claim = await withDatabase((db) => setClaimStatus(db, operator(), options.id, options.status, new Date(), options.note));
+  const claim = await withDatabase((db) => setClaimStatus(db, operator(), options.id, options.status, systemClock, options.note));
   return {
     json: { claim: toClaimResponse(claim) },
     lines: [`Claim ${claim.id} on order "${claim.sourceOrderId}" is ${claim.status}.`],

@@ -10,6 +10,7 @@ import { actorColumns, type Actor } from './actor.js';
 import { toClaimResponse } from '../wire/claims.js';
 import { recordAudit } from './audit.js';
 import { emitEvent, newEvent } from './events.js';
+import { appliedAt, type Clock } from './clock.js';
 import { AppError } from './errors.js';
 import { lockExistingOrderRow, orderNotFound } from './order-lock.js';
 import { assertUniqueIds, isUuid } from './ids.js';
@@ -268,13 +269,15 @@ export async function listClaims(db: Database, scope: StoreScope, sourceOrderId:
  * Moves a claim to a new status (the operator's CLI, or a store's console user: `storeId` then
  * confines it to that store's claims). Setting the current status again is a no-op.
  */
-export async function setClaimStatus(db: Database, actor: Actor, id: string, status: ClaimStatus, now: Date, note?: string, storeId?: string): Promise<ClaimRecord> {
+export async function setClaimStatus(db: Database, actor: Actor, id: string, status: ClaimStatus, clock: Clock, note?: string, storeId?: string): Promise<ClaimRecord> {
   if (!isUuid(id)) throw new AppError('not_found', `No claim with id "${id}".`);
   return db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<Array<{ status: ClaimStatus }>>`
-      SELECT status FROM claims WHERE id = ${id}::uuid AND (${storeId ?? null}::uuid IS NULL OR store_id = ${storeId ?? null}::uuid) FOR UPDATE`;
+    const locked = await tx.$queryRaw<Array<{ status: ClaimStatus; updated_on: Date }>>`
+      SELECT status, updated_on FROM claims WHERE id = ${id}::uuid AND (${storeId ?? null}::uuid IS NULL OR store_id = ${storeId ?? null}::uuid) FOR UPDATE`;
     const current = locked[0]?.status;
     if (current === undefined) throw new AppError('not_found', `No claim with id "${id}".`);
+    // Dated once the claim's lock is held, so its history and events follow the order of decisions.
+    const now = appliedAt(clock, locked[0]?.updated_on ?? new Date(0));
     if (current === status) return withPhotosOne(tx, await tx.claim.findUniqueOrThrow({ where: { id }, include: claimInclude }));
     if (!CLAIM_TRANSITIONS[current].includes(status)) {
       const allowed = CLAIM_TRANSITIONS[current];

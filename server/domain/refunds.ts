@@ -23,6 +23,7 @@ import { openClaimExistsSql } from './claims.js';
 import { eventInsertSql, eventParameters, newEvent, type NewEvent } from './events.js';
 import { cancelledAt, orderCancelledEvent, toOrderRecord, type OrderRecord } from './orders/index.js';
 import { orderWithLinesSql, toOrderRow, type OrderWithLinesRow } from './orders/order-record.js';
+import { appliedAt, type Clock } from './clock.js';
 import { AppError } from './errors.js';
 import { isProtectionSku } from './protection-line.js';
 import { lockMessageTargetOn } from './pushed-orders.js';
@@ -65,7 +66,7 @@ export function creditDate(refundedAt: Date | undefined, latestChargeAt: Date | 
  * wait, so a ledger read in the locking statement could miss a reversal committed meanwhile and
  * reverse the same premium twice. The read that follows the lock takes a new snapshot.
  */
-export async function reverseRefund(db: Database, scope: PlatformScope, message: RefundCreated, now: Date): Promise<RefundAcknowledgement> {
+export async function reverseRefund(db: Database, scope: PlatformScope, message: RefundCreated, clock: Clock): Promise<RefundAcknowledgement> {
   const { store } = scope;
   const { refund } = message;
   try {
@@ -77,6 +78,8 @@ export async function reverseRefund(db: Database, scope: PlatformScope, message:
       const row = read.rows[0];
       if (row === undefined) throw new Error('the locked order was not found by its own store and id');
       const order = toOrderRecord(toOrderRow(row));
+      // Dated once the order's lock is held, after every change applied before it (domain/clock.ts).
+      const now = appliedAt(clock, order.updatedOn);
       const netCents = order.paidToInsureCents;
       if (row.previous_refund_order_id !== null && row.previous_refund_order_id !== order.id) throw new RefundIdReusedError(refund.id);
       if (row.previous_refund_order_id !== null) return { mode: 'live', reversedCents: 0, premiumCents: netCents, duplicate: true };
@@ -93,12 +96,15 @@ export async function reverseRefund(db: Database, scope: PlatformScope, message:
       // open claim or not: see the decisions above.
       const cancels = reversedCents > 0 && remainingCents === 0 && order.status !== 'cancelled';
 
-      const reversed: OrderRecord = { ...order, paidToInsureCents: remainingCents };
+      const reversed: OrderRecord = reversedCents > 0 ? { ...order, paidToInsureCents: remainingCents, updatedOn: now } : order;
       const reversal = { refund_id: refund.id, amount_reversed: centsToMajorNumber(reversedCents), premium_remaining: centsToMajorNumber(remainingCents) };
       const reversedEvent = reversedCents > 0 ? newEvent('premium.reversed', { ...toOrderResponse(reversed), reversal }) : null;
-      const cancelledEvent = cancels ? orderCancelledEvent(cancelledAt(reversed, now), 'refund') : null;
+      // The cancellation follows the reversal it comes from, a millisecond later: the two events of
+      // one order never share a created_at (domain/clock.ts).
+      const cancelAt = new Date(now.getTime() + 1);
+      const cancelledEvent = cancels ? orderCancelledEvent(cancelledAt(reversed, cancelAt), 'refund') : null;
       // An event not written still fills its parameters (with nulls): the statement is prepared once.
-      const eventValues = (event: NewEvent | null) => (event === null ? Array<null>(6).fill(null) : eventParameters(store.id, scope.actor, event, now));
+      const eventValues = (event: NewEvent | null, at: Date) => (event === null ? Array<null>(6).fill(null) : eventParameters(store.id, scope.actor, event, at));
       await client.query({
         name: WRITE_REFUND.name,
         text: WRITE_REFUND.text,
@@ -114,8 +120,8 @@ export async function reverseRefund(db: Database, scope: PlatformScope, message:
           now,
           effectiveAt,
           cancels,
-          ...eventValues(reversedEvent),
-          ...eventValues(cancelledEvent),
+          ...eventValues(reversedEvent, now),
+          ...eventValues(cancelledEvent, cancelAt),
         ],
       });
       return {
@@ -128,7 +134,7 @@ export async function reverseRefund(db: Database, scope: PlatformScope, message:
     });
   } catch (error) {
     // Backstop: the unique (store, refund id) refuses a second row even if the lock were bypassed.
-    if (isUniqueViolation(error)) return reverseRefund(db, scope, message, now);
+    if (isUniqueViolation(error)) return reverseRefund(db, scope, message, clock);
     throw error;
   }
 }
@@ -170,9 +176,13 @@ const WRITE_REFUND: HotStatement = {
          ), ledger AS (
            INSERT INTO premium_ledger_entries (store_id, order_id, amount_cents, reason, effective_at, refund_id)
            SELECT $1::uuid, $2::uuid, -$6::bigint, 'reversal', $10::timestamptz, r.id FROM r WHERE $6::bigint > 0
-         ), cancelled AS (
-           UPDATE orders SET status = 'cancelled', cancelled_on = $9::timestamptz, updated_on = $9::timestamptz
-            WHERE id = $2::uuid AND $11::boolean
+         ), changed AS (
+           -- A reversal changes the order's premium, a full one cancels it: either moves updated_on,
+           -- which dates the order's next change after this one.
+           UPDATE orders SET status = CASE WHEN $11::boolean THEN 'cancelled'::order_status ELSE status END,
+                             cancelled_on = CASE WHEN $11::boolean THEN $23::timestamptz ELSE cancelled_on END,
+                             updated_on = CASE WHEN $11::boolean THEN $23::timestamptz ELSE $9::timestamptz END
+            WHERE id = $2::uuid AND ($11::boolean OR $6::bigint > 0)
          ), reversed_event AS (
            ${REVERSED_EVENT.event}
          ), reversed_deliveries AS (

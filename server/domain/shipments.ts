@@ -12,6 +12,7 @@ import { actorColumns, type Actor, type StoreScope } from './actor.js';
 import { emitEvent, eventInsertSql, newEvent } from './events.js';
 import { detectCarrier, normalizeCourierId } from './carriers.js';
 import { hasOpenClaim } from './claims.js';
+import { appliedAt, clockAt, type Clock } from './clock.js';
 import { AppError } from './errors.js';
 import { orderNotFound } from './order-lock.js';
 import type { WholeBody } from './orders/index.js';
@@ -507,7 +508,7 @@ export async function updateShipmentAsProfileAllows(
   return { shipment: await createShipment(db, tracking, scope, whole.input, now), created: true };
 }
 
-export async function cancelShipment(db: Database, scope: StoreScope, trackingNumber: string, now: Date): Promise<ShipmentRecord> {
+export async function cancelShipment(db: Database, scope: StoreScope, trackingNumber: string, clock: Clock): Promise<ShipmentRecord> {
   return db.$transaction(async (tx) => {
     const found = await findShipment(tx, scope.store.id, trackingNumber);
     if (!found) throw shipmentNotFound(trackingNumber);
@@ -515,6 +516,10 @@ export async function cancelShipment(db: Database, scope: StoreScope, trackingNu
     await tx.$queryRaw`SELECT id FROM orders WHERE id = ${found.orderId}::uuid FOR UPDATE`;
     await tx.$queryRaw`SELECT id FROM shipments WHERE id = ${found.id}::uuid FOR UPDATE`;
     const current = await tx.shipment.findUniqueOrThrow({ where: { id: found.id }, include: shipmentInclude });
+    // Dated once both locks are held: after any tracking report or change applied before it. The
+    // cancellation's own event follows the status change a millisecond later (domain/clock.ts).
+    const now = appliedAt(clock, current.updatedOn);
+    const cancelledOn = new Date(now.getTime() + 1);
     if (current.cancelledOn !== null) return toShipmentRecord(current);
     if (await hasOpenClaim(tx, { orderId: current.orderId, shipmentId: current.id })) {
       throw new AppError('conflict', 'The shipment has an open claim; it cannot be cancelled until the claim is resolved.');
@@ -522,12 +527,12 @@ export async function cancelShipment(db: Database, scope: StoreScope, trackingNu
     const shipment = toShipmentRecord(
       await tx.shipment.update({
         where: { id: current.id },
-        data: { deliveryStatus: 'Cancelled', cancelledOn: now, updatedOn: now },
+        data: { deliveryStatus: 'Cancelled', cancelledOn, updatedOn: cancelledOn },
         include: shipmentInclude,
       }),
     );
     await emitDeliveryStatusChanged(tx, scope.actor, shipment, current.deliveryStatus, now);
-    await emitEvent(tx, scope.actor, scope.store.id, newEvent('shipment.cancelled', toShipmentResponse(shipment)), now);
+    await emitEvent(tx, scope.actor, scope.store.id, newEvent('shipment.cancelled', toShipmentResponse(shipment)), cancelledOn);
     return shipment;
   });
 }
@@ -572,8 +577,8 @@ export async function applyTrackingReport(
   next?: { scheduler: PollScheduler; startAfter: Date },
 ): Promise<DeliveryStatus | null> {
   return db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<Array<{ delivery_status: DeliveryStatus; last_polled_at: Date | null }>>`
-      SELECT delivery_status, last_polled_at FROM shipments WHERE id = ${shipmentId}::uuid FOR UPDATE`;
+    const locked = await tx.$queryRaw<Array<{ delivery_status: DeliveryStatus; last_polled_at: Date | null; updated_on: Date }>>`
+      SELECT delivery_status, last_polled_at, updated_on FROM shipments WHERE id = ${shipmentId}::uuid FOR UPDATE`;
     const current = locked[0]?.delivery_status;
     if (current === undefined) return null;
     if (current === 'Cancelled') return current;
@@ -599,6 +604,8 @@ export async function applyTrackingReport(
       });
     }
     if (stale) return current;
+    // The report is as of `now`; the change is dated after the shipment's previous one all the same.
+    const changedAt = appliedAt(clockAt(now), locked[0]?.updated_on ?? new Date(0));
     await tx.shipment.update({
       where: { id: shipmentId },
       data: {
@@ -606,12 +613,12 @@ export async function applyTrackingReport(
         trackingUrl: report.trackingUrl,
         expectedDeliveryDate: report.expectedDeliveryDate === null ? null : new Date(`${report.expectedDeliveryDate}T00:00:00Z`),
         lastPolledAt: now,
-        updatedOn: now,
+        updatedOn: changedAt,
       },
     });
     if (report.deliveryStatus !== current) {
       const shipment = toShipmentRecord(await tx.shipment.findUniqueOrThrow({ where: { id: shipmentId }, include: shipmentInclude }));
-      await emitDeliveryStatusChanged(tx, actor, shipment, current, now);
+      await emitDeliveryStatusChanged(tx, actor, shipment, current, changedAt);
     }
     if (next && report.deliveryStatus !== 'Delivered') await next.scheduler.schedulePoll(shipmentId, { tx, startAfter: next.startAfter });
     return report.deliveryStatus;

@@ -4,6 +4,7 @@
 // same order operations as REST: create, update, cancel.
 import type { Database } from '../db/client.js';
 import type { Actor, Mode, StoreScope } from './actor.js';
+import type { Clock } from './clock.js';
 import { AppError } from './errors.js';
 import { isUuid } from './ids.js';
 import { cancelOrder, getOrder, upsertOrder, type OrderCreateInput, type OrderUpdateInput } from './orders/index.js';
@@ -81,19 +82,19 @@ export interface WooCommerceOutcome {
  * second cancel keeps the first, and a create that races another becomes an update. A test-key
  * signature validates and books nothing.
  */
-export async function applyWooCommerceEvent(db: Database, scope: StoreScope, event: WooCommerceOrderEvent, now: Date): Promise<WooCommerceOutcome> {
+export async function applyWooCommerceEvent(db: Database, scope: StoreScope, event: WooCommerceOrderEvent, clock: Clock): Promise<WooCommerceOutcome> {
   const orderId = event.sourceOrderId;
   if (event.kind === 'ignore') return { action: 'ignored', orderId, reason: event.reason };
   if (scope.mode === 'test') {
     if (event.kind === 'upsert') {
       if ('problems' in event.whole) throw new AppError('invalid_request', 'The WooCommerce order cannot be read as an order.', event.whole.problems);
-      await commandsFor('test').createOrder(db, scope, event.whole.input, now);
+      await commandsFor('test').createOrder(db, scope, event.whole.input, clock.now());
     }
     return { action: 'validated', orderId };
   }
   if (event.kind === 'cancel') {
     try {
-      await cancelOrder(db, scope, orderId, now);
+      await cancelOrder(db, scope, orderId, clock);
       return { action: 'cancelled', orderId };
     } catch (error) {
       if (error instanceof AppError && error.code === 'not_found') return { action: 'ignored', orderId, reason: `${event.reason}, and the order was never registered` };
@@ -109,6 +110,6 @@ export async function applyWooCommerceEvent(db: Database, scope: StoreScope, eve
   // changes nothing, where an update would refuse to re-price it.
   if (existing?.status === 'cancelled') return { action: 'ignored', orderId, reason: 'the order is cancelled' };
   const { whole } = event;
-  const { created } = await upsertOrder(db, scope, orderId, event.patch, () => whole, now);
+  const { created } = await upsertOrder(db, scope, orderId, event.patch, () => whole, clock);
   return { action: created ? 'created' : 'updated', orderId };
 }

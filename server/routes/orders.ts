@@ -30,15 +30,15 @@ export const ordersRouter = (deps: AppDeps) => {
       return { status: 200, body: toOrderResponse(order) };
     },
     update: async ({ params, body, req }) => {
-      const order = await updateOrder(db, scopeOf(req), params.source_order_id, body, clock.now());
+      const order = await updateOrder(db, scopeOf(req), params.source_order_id, body, clock);
       return { status: 200, body: toOrderResponse(order) };
     },
     updatePatch: async ({ params, body, req }) => {
-      const order = await updateOrder(db, scopeOf(req), params.source_order_id, body, clock.now());
+      const order = await updateOrder(db, scopeOf(req), params.source_order_id, body, clock);
       return { status: 200, body: toOrderResponse(order) };
     },
     cancel: async ({ params, req }) => {
-      const order = await cancelOrder(db, scopeOf(req), params.source_order_id, clock.now());
+      const order = await cancelOrder(db, scopeOf(req), params.source_order_id, clock);
       return { status: 200, body: toOrderResponse(order) };
     },
     redact: async ({ params, req }) => {

@@ -36,7 +36,7 @@ export const routeCompatibilityRouter = (deps: AppDeps) => {
     createOrder: async ({ body, req }) => answerOrderCreate(deps, scopeOf(req), body),
     updateOrder: async ({ params, body, req }) => {
       const id = params.source_order_id;
-      const { order, created } = await updateOrderAsProfileAllows(db, scopeOf(req), id, body, () => wholeOrderFrom(req.body, id), clock.now());
+      const { order, created } = await updateOrderAsProfileAllows(db, scopeOf(req), id, body, () => wholeOrderFrom(req.body, id), clock);
       if (created) metrics.premiumBooked(order.paidToInsureCents);
       return { status: created ? 201 : 200, body: toOrderResponse(order) };
     },

@@ -34,7 +34,7 @@ export const shipmentsRouter = ({ db, clock, tracking }: AppDeps) => {
     update: async ({ params, body, req }) => update(scopeOf(req), params.tracking_number, body, req.body),
     updatePatch: async ({ params, body, req }) => update(scopeOf(req), params.tracking_number, body, req.body),
     cancel: async ({ params, req }) => {
-      const shipment = await cancelShipment(db, scopeOf(req), params.tracking_number, clock.now());
+      const shipment = await cancelShipment(db, scopeOf(req), params.tracking_number, clock);
       return { status: 200, body: toShipmentResponse(shipment) };
     },
   });

@@ -37,7 +37,7 @@ export const webhooksRouter = ({ db, clock, tracking, metrics, logger, apiKeys }
           break;
         }
         case 'refund.created': {
-          const result = await reverseRefund(db, scope, body, now).catch((error: unknown) => {
+          const result = await reverseRefund(db, scope, body, clock).catch((error: unknown) => {
             if (error instanceof RefundIdReusedError) {
               metrics.refundIdReused();
               logger.warn({ store_id: store.id, platform: req.platform?.slug, request_id: req.requestId }, 'refund id reused for another order; refused');

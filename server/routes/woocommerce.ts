@@ -28,7 +28,7 @@ export const wooCommerceRouter = ({ db, clock }: AppDeps) =>
           { field: 'X-WC-Webhook-Topic', message: 'must be order.updated or order.deleted' },
         ]);
       }
-      const outcome = await applyWooCommerceEvent(db, scope, event, clock.now());
+      const outcome = await applyWooCommerceEvent(db, scope, event, clock);
       return {
         status: 200,
         body: { received: true, topic, mode: scope.mode, action: outcome.action, order_id: outcome.orderId, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) },

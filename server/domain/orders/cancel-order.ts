@@ -8,6 +8,7 @@ import type { CANCELLATION_CAUSES } from '../../../contract/merchant-events.js';
 import { toOrderResponse } from '../../wire/orders.js';
 import type { Actor, StoreScope } from '../actor.js';
 import { recordAudit } from '../audit.js';
+import { appliedAt, type Clock } from '../clock.js';
 import { emitEvent, newEvent } from '../events.js';
 import { hasOpenClaim } from '../claims.js';
 import { AppError } from '../errors.js';
@@ -26,9 +27,10 @@ export const cancelledAt = (order: OrderRecord, now: Date): OrderRecord => ({ ..
 export const orderCancelledEvent = (cancelled: OrderRecord, cause: CancellationCause) =>
   newEvent('order.cancelled', { ...toOrderResponse(cancelled), cancellation_cause: cause });
 
-export async function cancelOrder(db: Database, scope: StoreScope, sourceOrderId: string, now: Date): Promise<OrderRecord> {
+export async function cancelOrder(db: Database, scope: StoreScope, sourceOrderId: string, clock: Clock): Promise<OrderRecord> {
   return db.$transaction(async (tx) => {
     const current = await lockOrder(tx, scope.store.id, sourceOrderId);
+    const now = appliedAt(clock, current.updatedOn);
     // Cancelling twice succeeds and keeps the first cancelled_on.
     if (current.status === 'cancelled') return toOrderRecord(current);
     if (await hasOpenClaim(tx, { orderId: current.id })) {

@@ -6,6 +6,7 @@ import { Address } from '../../../contract/common.js';
 import type { Database, Prisma, Transaction } from '../../db/client.js';
 import { toOrderResponse } from '../../wire/orders.js';
 import type { StoreScope } from '../actor.js';
+import { appliedAt, type Clock } from '../clock.js';
 import { emitEvent, newEvent } from '../events.js';
 import { AppError } from '../errors.js';
 import { ledgerTotals, repricingAmountCents } from '../ledger.js';
@@ -59,13 +60,14 @@ export async function updateOrder(
   scope: StoreScope,
   sourceOrderId: string,
   patch: OrderUpdateInput,
-  now: Date,
+  clock: Clock,
 ): Promise<OrderRecord> {
   if (patch.line_items) assertUniqueLineItemIds(patch.line_items);
   if (Object.values(patch).every((value) => value === undefined)) return getOrder(db, scope, sourceOrderId);
 
   return db.$transaction(async (tx) => {
     const current = await lockOrder(tx, scope.store.id, sourceOrderId);
+    const now = appliedAt(clock, current.updatedOn);
     assertUpdatable(current, patch);
     const data: Prisma.OrderUncheckedUpdateInput = { updatedOn: now };
     if (patch.source_order_number !== undefined) data.sourceOrderNumber = patch.source_order_number;

@@ -4,6 +4,7 @@
 // route client profile get it; for every other store this is the documented update, 404 included.
 import type { Database } from '../../db/client.js';
 import type { StoreScope } from '../actor.js';
+import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { createOrder, OrderExistsError } from './create-order.js';
 import type { OrderCreateInput, OrderRecord, OrderUpdateInput } from './order-record.js';
@@ -27,10 +28,10 @@ export async function updateOrderAsProfileAllows(
   sourceOrderId: string,
   patch: OrderUpdateInput,
   readWhole: () => WholeBody<OrderCreateInput>,
-  now: Date,
+  clock: Clock,
 ): Promise<UpsertOutcome> {
-  if (scope.store.clientProfile !== 'route') return { order: await updateOrder(db, scope, sourceOrderId, patch, now), created: false };
-  return upsertOrder(db, scope, sourceOrderId, patch, readWhole, now);
+  if (scope.store.clientProfile !== 'route') return { order: await updateOrder(db, scope, sourceOrderId, patch, clock), created: false };
+  return upsertOrder(db, scope, sourceOrderId, patch, readWhole, clock);
 }
 
 /**
@@ -44,11 +45,11 @@ export async function upsertOrder(
   sourceOrderId: string,
   patch: OrderUpdateInput,
   readWhole: () => WholeBody<OrderCreateInput>,
-  now: Date,
+  clock: Clock,
 ): Promise<UpsertOutcome> {
   let whole: WholeBody<OrderCreateInput>;
   try {
-    return { order: await updateOrder(db, scope, sourceOrderId, patch, now), created: false };
+    return { order: await updateOrder(db, scope, sourceOrderId, patch, clock), created: false };
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
     whole = readWhole();
@@ -57,9 +58,9 @@ export async function upsertOrder(
     }
   }
   try {
-    return { order: await createOrder(db, scope, whole.input, now), created: true };
+    return { order: await createOrder(db, scope, whole.input, clock.now()), created: true };
   } catch (error) {
     if (!(error instanceof OrderExistsError)) throw error;
-    return { order: await updateOrder(db, scope, sourceOrderId, patch, now), created: false };
+    return { order: await updateOrder(db, scope, sourceOrderId, patch, clock), created: false };
   }
 }

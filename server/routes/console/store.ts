@@ -137,7 +137,7 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
       },
       setStatus: async ({ params, body, req }) => {
         const { session, actor } = consoleOf(req);
-        const claim = await setClaimStatus(db, actor, params.id, body.status, clock.now(), body.note, session.store.id);
+        const claim = await setClaimStatus(db, actor, params.id, body.status, clock, body.note, session.store.id);
         return { status: 200, body: await claimDetail(db, claim) };
       },
     }),
