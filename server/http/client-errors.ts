@@ -12,7 +12,7 @@ interface ParserRefusal {
   message: string;
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large' };
 
 /** What to tell the client, by the parser's error code (llhttp's HPE_* or Node's own). */
 function refusalOf(code: string | undefined): ParserRefusal {
@@ -42,21 +42,28 @@ export function answerParserErrors(server: Server): void {
       return;
     }
     const { status, message } = refusalOf(error.code);
-    const body: ErrorResponse = { error: message, error_code: 'invalid_request', errors: [] };
-    const json = JSON.stringify(body);
-    socket.end(
-      [
-        `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}`,
-        'Content-Type: application/json; charset=utf-8',
-        `Content-Length: ${Buffer.byteLength(json)}`,
-        'Cache-Control: no-store',
-        `X-Request-Id: req_${randomUUID()}`,
-        'X-Service-Mode: live',
-        'X-Legacy-Mode: live',
-        'Connection: close',
-        '',
-        json,
-      ].join('\r\n'),
-    );
+    socket.end(rawErrorAnswer(status, message, 'invalid_request'));
   });
+}
+
+/**
+ * An error answer written straight to a socket, for requests refused before (or without) the app:
+ * the error format, the headers every answer carries, and Connection: close.
+ */
+export function rawErrorAnswer(status: number, message: string, code: ErrorResponse['error_code'], extraHeaders: string[] = []): string {
+  const body: ErrorResponse = { error: message, error_code: code, errors: [] };
+  const json = JSON.stringify(body);
+  return [
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(json)}`,
+    'Cache-Control: no-store',
+    ...extraHeaders,
+    `X-Request-Id: req_${randomUUID()}`,
+    'X-Service-Mode: live',
+    'X-Legacy-Mode: live',
+    'Connection: close',
+    '',
+    json,
+  ].join('\r\n');
 }

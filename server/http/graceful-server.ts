@@ -9,11 +9,9 @@
 // connectionsCheckingInterval (30 s by default, which would let a slow client hold on twice as long):
 // here every second. One address may hold at most maxConnectionsPerAddress open connections; the
 // next is answered 429 and closed before a byte of its request is read.
-import { randomUUID } from 'node:crypto';
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
-import type { ErrorResponse } from '../../contract/errors.js';
-import { answerParserErrors } from './client-errors.js';
+import { answerParserErrors, rawErrorAnswer } from './client-errors.js';
 
 export interface SlowClientLimits {
   /** The request line and headers must arrive within this (Node's headersTimeout). */
@@ -49,23 +47,7 @@ export interface GracefulServer {
 
 /** The answer to a connection over its address's cap, written before its request is read. */
 function refuseConnection(socket: Socket): void {
-  const body: ErrorResponse = { error: 'Too many open connections from this address; close some and retry.', error_code: 'rate_limited', errors: [] };
-  const json = JSON.stringify(body);
-  socket.end(
-    [
-      'HTTP/1.1 429 Too Many Requests',
-      'Content-Type: application/json; charset=utf-8',
-      `Content-Length: ${Buffer.byteLength(json)}`,
-      'Cache-Control: no-store',
-      'Retry-After: 1',
-      `X-Request-Id: req_${randomUUID()}`,
-      'X-Service-Mode: live',
-      'X-Legacy-Mode: live',
-      'Connection: close',
-      '',
-      json,
-    ].join('\r\n'),
-  );
+  socket.end(rawErrorAnswer(429, 'Too many open connections from this address; close some and retry.', 'rate_limited', ['Retry-After: 1']));
   // Whatever the client sends meanwhile is not read; the socket goes once the answer is out.
   socket.setTimeout(5000, () => socket.destroy());
 }
