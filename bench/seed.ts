@@ -4,14 +4,14 @@
 import type { Database } from '../server/db/client.js';
 import { ensureDatabase, type EmbeddedCluster } from '../server/db/embedded.js';
 import { migrate } from '../server/db/migrate.js';
-import type { StoreScope } from '../server/domain/actor.js';
-import { authenticateApiKey, issueApiKey, type Caller } from '../server/domain/api-keys.js';
-import { createQuote } from '../server/domain/quotes.js';
-import { createStore, type StoreContext } from '../server/domain/stores.js';
-import { openSession } from '../server/domain/console-sessions.js';
-import { createMerchantUser } from '../server/domain/merchant-users.js';
+import type { StoreScope } from '../server/domain/access/actor.js';
+import { authenticateApiKey, issueApiKey, type Caller } from '../server/domain/access/api-keys.js';
+import { createQuote } from '../server/domain/quotes/quotes.js';
+import { createStore, type StoreContext } from '../server/domain/stores/stores.js';
+import { openSession } from '../server/domain/access/console-sessions.js';
+import { createMerchantUser } from '../server/domain/access/merchant-users.js';
 import { SESSION_COOKIE } from '../contract/console/index.js';
-import type { Actor } from '../server/domain/actor.js';
+import type { Actor } from '../server/domain/access/actor.js';
 
 /** The operator the bench acts as, in the audit log. */
 export const BENCH_OPERATOR: Actor = { kind: 'operator', name: 'bench' };

@@ -21,9 +21,9 @@ import { signWebhook } from '../contract/webhook-signature.js';
 import { createDatabase } from '../server/db/client.js';
 import { ensureDatabase, startEmbeddedCluster } from '../server/db/embedded.js';
 import { migrate } from '../server/db/migrate.js';
-import { issueApiKey } from '../server/domain/api-keys.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
-import { createStore } from '../server/domain/stores.js';
+import { issueApiKey } from '../server/domain/access/api-keys.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { createStore } from '../server/domain/stores/stores.js';
 import { BENCH_OPERATOR } from './seed.js';
 
 async function main(): Promise<void> {

@@ -1,10 +1,10 @@
-// USPS Publication 28 standardisation (server/domain/address-standardization.ts). Every expected
+// USPS Publication 28 standardisation (server/domain/addresses/address-standardization.ts). Every expected
 // string is written out by hand from Pub 28: Appendix B (state abbreviations), Appendix C1 (street
 // suffixes), Appendix C2 (secondary unit designators), the directional abbreviations and the
 // PO Box, General Delivery, rural route, highway contract and military forms.
 import { describe, expect, it } from 'vitest';
-import { addressKind, standardizeAddress, stateCode, type StandardizedAddress } from '../server/domain/address-standardization.js';
-import type { AddressInput } from '../server/domain/addresses.js';
+import { addressKind, standardizeAddress, stateCode, type StandardizedAddress } from '../server/domain/addresses/address-standardization.js';
+import type { AddressInput } from '../server/domain/addresses/addresses.js';
 
 function input(streetAddress1: string, fields: Partial<AddressInput> = {}): AddressInput {
   return { streetAddress1, streetAddress2: null, city: null, province: null, zip: null, countryCode: null, ...fields };

@@ -1,11 +1,11 @@
-// The in-memory cache of API-key callers (server/domain/api-key-cache.ts): a used key is served
+// The in-memory cache of API-key callers (server/domain/access/api-key-cache.ts): a used key is served
 // without the database, every key or store change empties the cache of every instance, and while
 // the notification channel is down nothing is served from memory.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
-import { createCallerCache } from '../server/domain/api-key-cache.js';
-import { issueApiKey, revokeApiKey, type Caller } from '../server/domain/api-keys.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { createCallerCache } from '../server/domain/access/api-key-cache.js';
+import { issueApiKey, revokeApiKey, type Caller } from '../server/domain/access/api-keys.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { call } from './support/http.js';
 import { createTestDatabase, seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';

@@ -2,14 +2,14 @@
 // the change, and the log cannot be edited. Changes through the API carry the key's id; the
 // operator's commands carry the operator; nothing recorded holds a secret.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Actor } from '../server/domain/actor.js';
-import { issueApiKey, revokeApiKey } from '../server/domain/api-keys.js';
-import { setClaimStatus } from '../server/domain/claims.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
-import { createStore, updateStoreDeclarations } from '../server/domain/stores.js';
+import type { Actor } from '../server/domain/access/actor.js';
+import { issueApiKey, revokeApiKey } from '../server/domain/access/api-keys.js';
+import { setClaimStatus } from '../server/domain/claims/claims.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { createStore, updateStoreDeclarations } from '../server/domain/stores/stores.js';
 import { call, orderBody } from './support/http.js';
 import { startService, type TestService } from './support/service.js';
-import { systemClock } from '../server/domain/clock.js';
+import { systemClock } from '../server/domain/kernel/clock.js';
 
 const OPERATOR: Actor = { kind: 'operator', name: 'ada' };
 let service: TestService;

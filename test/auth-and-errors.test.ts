@@ -1,7 +1,7 @@
 // Authentication and the mode headers (README, Concepts, "Keys and modes") and the error format
 // (README, Concepts, "Errors") through real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey, revokeApiKey } from '../server/domain/api-keys.js';
+import { issueApiKey, revokeApiKey } from '../server/domain/access/api-keys.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 

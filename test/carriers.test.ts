@@ -1,4 +1,4 @@
-// Carrier detection and courier_id aliases (server/domain/carriers.ts, docs/carriers.md).
+// Carrier detection and courier_id aliases (server/domain/shipments/carriers.ts, docs/carriers.md).
 // The measurement at the end reads the fixture test/fixtures/tracking-numbers.json: the test
 // numbers of jkeen/tracking_number_data v2.0.0, under its MIT licence (the notice is in
 // test/fixtures/tracking-numbers.LICENSE.md). A missing fixture fails those tests instead of
@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CARRIER_FORMATS, S10_OPERATOR_SLUGS } from '../server/domain/carrier-formats.js';
+import { CARRIER_FORMATS, S10_OPERATOR_SLUGS } from '../server/domain/shipments/carrier-formats.js';
 import {
   CARRIER_ALIASES,
   CARRIER_SLUGS,
@@ -19,7 +19,7 @@ import {
   detectCarrierFormat,
   matchCarrierFormats,
   normalizeCourierId,
-} from '../server/domain/carriers.js';
+} from '../server/domain/shipments/carriers.js';
 
 const UPS_MOD10: ChecksumSpec = { name: 'mod10', evensMultiplier: 1, oddsMultiplier: 2 };
 const USPS_MOD10: ChecksumSpec = { name: 'mod10', evensMultiplier: 3, oddsMultiplier: 1 };

@@ -3,10 +3,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setClaimStatus, type ClaimStatus } from '../server/domain/claims.js';
+import { setClaimStatus, type ClaimStatus } from '../server/domain/claims/claims.js';
 import { call, orderBody, tableCounts } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
-import { systemClock } from '../server/domain/clock.js';
+import { systemClock } from '../server/domain/kernel/clock.js';
 
 let service: TestService;
 let shop: SeededStore;

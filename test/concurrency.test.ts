@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { createLogger } from '../server/logger.js';
 import { call, orderBody, type ApiResponse, type CallOptions } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';

@@ -10,10 +10,10 @@
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClaim } from '../server/domain/claims.js';
-import { setStoreLogo, updateClaimPage } from '../server/domain/claim-page.js';
-import { uploadClaimPhoto, type ClaimPhotoRecord } from '../server/domain/claim-photos.js';
-import { postgresPhotoStore } from '../server/domain/photo-store.js';
+import { createClaim } from '../server/domain/claims/claims.js';
+import { setStoreLogo, updateClaimPage } from '../server/domain/claims/claim-page.js';
+import { uploadClaimPhoto, type ClaimPhotoRecord } from '../server/domain/claims/claim-photos.js';
+import { postgresPhotoStore } from '../server/domain/claims/photo-store.js';
 import {
   artifacts,
   DESKTOP,

@@ -6,11 +6,11 @@
 // again); no such claim; a viewer's read-only page; axe and a screenshot of each.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setClaimStatus } from '../server/domain/claims.js';
+import { setClaimStatus } from '../server/domain/claims/claims.js';
 import { artifacts, expectAccessible, focusedId, focusedText, inBrowser, launch, logInNewUser, SESSION_PROBE, skipBrowser, VIEWPORTS, waitForIdle, waitForPath, watchedPage, type Viewport } from './support/console-browser.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
-import { systemClock } from '../server/domain/clock.js';
+import { systemClock } from '../server/domain/kernel/clock.js';
 
 let service: TestService;
 let browser: Browser | undefined;

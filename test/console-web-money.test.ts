@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { artifacts, expectAccessible, launch, logInNewUser, skipBrowser, VIEWPORTS, waitForPath, watchedPage } from './support/console-browser.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';

@@ -9,8 +9,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_PAGE_LIMIT } from '../contract/console/index.js';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
-import { pollShipment } from '../server/domain/shipments.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { pollShipment } from '../server/domain/shipments/shipments.js';
 import {
   artifacts,
   DESKTOP,

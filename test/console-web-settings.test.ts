@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { SESSION_COOKIE } from '../contract/console/index.js';
 import type { WebhookDelivery } from '../contract/merchant-events.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
-import { updateStoreDeclarations } from '../server/domain/stores.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { updateStoreDeclarations } from '../server/domain/stores/stores.js';
 import {
   artifacts,
   DESKTOP,

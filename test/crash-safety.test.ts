@@ -13,7 +13,7 @@ import { Agent, request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { createDatabase, type Database } from '../server/db/client.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { freePort, spawnServer } from './support/server-process.js';
 import { createTestDatabase, seedStore, TEST_OPERATOR } from './support/service.js';
 

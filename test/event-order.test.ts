@@ -7,8 +7,8 @@
 //     created_at carries the object's final state;
 //   - no re-pricing of an order is dated after its cancellation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setClaimStatus, type ClaimStatus } from '../server/domain/claims.js';
-import { applyTrackingReport } from '../server/domain/shipments.js';
+import { setClaimStatus, type ClaimStatus } from '../server/domain/claims/claims.js';
+import { applyTrackingReport } from '../server/domain/shipments/shipments.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { inspectJsonText, MAX_JSON_DEPTH } from '../server/http/json-text.js';
 import { signEasyPost } from './support/fuzz-http.js';
 import { call, orderBody, tableCounts } from './support/http.js';

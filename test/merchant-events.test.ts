@@ -4,10 +4,10 @@
 // rotation, ordering, and two instances sharing the work.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
-import { EVENT_RETENTION_DAYS, sweepExpiredEvents } from '../server/domain/events.js';
-import { pollShipment } from '../server/domain/shipments.js';
-import { MAX_ENDPOINTS_PER_STORE } from '../server/domain/webhook-endpoints.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { EVENT_RETENTION_DAYS, sweepExpiredEvents } from '../server/domain/events/events.js';
+import { pollShipment } from '../server/domain/shipments/shipments.js';
+import { MAX_ENDPOINTS_PER_STORE } from '../server/domain/events/webhook-endpoints.js';
 import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
 import { startEventReceiver, verifiedWith, type EventReceiver, type ReceivedEvent } from './support/event-receiver.js';

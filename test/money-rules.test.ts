@@ -8,8 +8,8 @@
 // Premiums are worked by hand from the store's terms: 1.5 % of the covered amount, minimum 0.98.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { creditDate } from '../server/domain/refunds.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { creditDate } from '../server/domain/billing/refunds.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 

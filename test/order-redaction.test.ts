@@ -7,12 +7,12 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { setClaimStatus } from '../server/domain/claims.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { setClaimStatus } from '../server/domain/claims/claims.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { call, orderBody } from './support/http.js';
 import { tablesHolding } from './support/pii-scan.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
-import { systemClock } from '../server/domain/clock.js';
+import { systemClock } from '../server/domain/kernel/clock.js';
 
 const PLATFORM = 'erasureplat';
 const PLATFORM_SECRET = 'erasure-platform-shared-secret-0123456789';

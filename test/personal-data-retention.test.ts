@@ -2,14 +2,14 @@
 // last activity, applied by the daily job on a clock moved forward; and the job's schedule.
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setClaimStatus } from '../server/domain/claims.js';
-import { erasePersonalDataPastRetention } from '../server/domain/personal-data-retention.js';
-import { pollShipment } from '../server/domain/shipments.js';
+import { setClaimStatus } from '../server/domain/claims/claims.js';
+import { erasePersonalDataPastRetention } from '../server/domain/privacy/personal-data-retention.js';
+import { pollShipment } from '../server/domain/shipments/shipments.js';
 import { RETENTION_CRON, RETENTION_QUEUE } from '../server/jobs/personal-data-retention.js';
 import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
-import { clockAt } from '../server/domain/clock.js';
+import { clockAt } from '../server/domain/kernel/clock.js';
 
 const DAY = 86_400_000;
 

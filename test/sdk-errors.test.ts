@@ -4,8 +4,8 @@ import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { ErrorCode as ContractErrorCode } from '../contract/errors.js';
-import { issueApiKey } from '../server/domain/api-keys.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { issueApiKey } from '../server/domain/access/api-keys.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import {
   APIError,
   AuthenticationError,

@@ -3,7 +3,7 @@
 // signature is the one the server's node:crypto code makes and checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook as serverSign, verifyWebhookSignature as serverVerify } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import {
   AuthenticationError,
   Client,

@@ -17,8 +17,8 @@ import {
 } from '../sdk/src/index.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 import sharp from 'sharp';
-import { uploadClaimPhoto } from '../server/domain/claim-photos.js';
-import { postgresPhotoStore } from '../server/domain/photo-store.js';
+import { uploadClaimPhoto } from '../server/domain/claims/claim-photos.js';
+import { postgresPhotoStore } from '../server/domain/claims/photo-store.js';
 
 let service: TestService;
 let shop: SeededStore;

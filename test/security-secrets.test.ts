@@ -7,8 +7,8 @@ import { createHash, createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { contract } from '../contract/index.js';
 import { signWebhook, verifyWebhookSignature } from '../contract/webhook-signature.js';
-import type { CallerCache } from '../server/domain/api-key-cache.js';
-import { authenticateApiKey, issueApiKey, revokeApiKey } from '../server/domain/api-keys.js';
+import type { CallerCache } from '../server/domain/access/api-key-cache.js';
+import { authenticateApiKey, issueApiKey, revokeApiKey } from '../server/domain/access/api-keys.js';
 import { createLogger } from '../server/logger.js';
 import { verifyEasyPostWebhook } from '../server/tracking/easypost.js';
 import { call, orderBody } from './support/http.js';
@@ -76,7 +76,7 @@ describe('constant-time comparison', () => {
     }
   });
 
-  it('API keys: server/domain/api-keys.ts authenticateApiKey', async () => {
+  it('API keys: server/domain/access/api-keys.ts authenticateApiKey', async () => {
     // The callers' cache is asked first, with exactly the value the database is then searched by: a
     // recording cache shows what that value is.
     const lookedUp: string[] = [];

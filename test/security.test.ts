@@ -6,14 +6,14 @@ import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract } from '../contract/index.js';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { setClaimStatus } from '../server/domain/claims.js';
+import { setClaimStatus } from '../server/domain/claims/claims.js';
 import sharp from 'sharp';
-import { uploadClaimPhoto } from '../server/domain/claim-photos.js';
-import { postgresPhotoStore } from '../server/domain/photo-store.js';
+import { uploadClaimPhoto } from '../server/domain/claims/claim-photos.js';
+import { postgresPhotoStore } from '../server/domain/claims/photo-store.js';
 import { call, orderBody, tableCounts, type ApiResponse } from './support/http.js';
 import { TEST_OPERATOR } from './support/service.js';
 import { PLATFORM_A, SECRET_A, PLATFORM_B, SECRET_B, service, storeA, storeB, unique, pushSigned, startSecurityService, stopSecurityService } from './support/security-fixture.js';
-import { systemClock } from '../server/domain/clock.js';
+import { systemClock } from '../server/domain/kernel/clock.js';
 
 beforeAll(startSecurityService);
 afterAll(stopSecurityService);

@@ -4,9 +4,9 @@
 // test/claims-web.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { setClaimStatus } from '../server/domain/claims.js';
-import { sweepUnattachedPhotos } from '../server/domain/claim-photos.js';
-import { NO_MATCHING_ORDER } from '../server/domain/shopper-claims.js';
+import { setClaimStatus } from '../server/domain/claims/claims.js';
+import { sweepUnattachedPhotos } from '../server/domain/claims/claim-photos.js';
+import { NO_MATCHING_ORDER } from '../server/domain/claims/shopper-claims.js';
 import { DEFAULT_RATE_LIMITS } from '../server/http/rate-limit.js';
 import { call, orderBody, tableCounts, type ApiResponse } from './support/http.js';
 import { spyOnTimingSafeEqual } from './support/timing-safe-equal-spy.js';

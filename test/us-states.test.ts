@@ -1,11 +1,11 @@
-// The one table of US states (server/domain/us-states.ts), read by the standardiser's stateCode and,
+// The one table of US states (server/domain/addresses/us-states.ts), read by the standardiser's stateCode and,
 // through it, by the Smarty adapter: both must accept the same spellings, and together everything
 // either of them accepted when each had a table of its own.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSmartyVerifier } from '../server/addresses/smarty.js';
-import { addressKind, standardizeAddress, stateCode } from '../server/domain/address-standardization.js';
-import type { AddressInput } from '../server/domain/addresses.js';
-import { MILITARY_STATES, STATE_CODE_BY_NAME, US_STATES } from '../server/domain/us-states.js';
+import { addressKind, standardizeAddress, stateCode } from '../server/domain/addresses/address-standardization.js';
+import type { AddressInput } from '../server/domain/addresses/addresses.js';
+import { MILITARY_STATES, STATE_CODE_BY_NAME, US_STATES } from '../server/domain/addresses/us-states.js';
 import { smartyCandidate, startSmartyFake, type SmartyFake } from './support/smarty-fake.js';
 
 describe('the table', () => {

@@ -1,6 +1,6 @@
 // The offline verifier (docs/addresses.md, "Offline verifier (default)"): the default when no
 // USPS or Smarty credentials are set. No network, no account. It standardises the address (USPS
-// Publication 28, ../domain/address-standardization.ts) and checks it against the ZIP code data of
+// Publication 28, ../domain/addresses/address-standardization.ts) and checks it against the ZIP code data of
 // the `zipcodes` package. It cannot confirm that a delivery point exists, so it never answers
 // deliverable, corrected or unit_required. Exactly what it checks, first failure wins:
 //
@@ -36,7 +36,7 @@
 // military (state AA/AE/AP, a PSC/CMR/UNIT ... BOX line, city APO/FPO/DPO, or a ZIP in a military
 // range). It never throws: any input gets an answer.
 import zipcodes from 'zipcodes';
-import { addressKind, standardizeAddress, type StandardizedAddress } from '../domain/address-standardization.js';
+import { addressKind, standardizeAddress, type StandardizedAddress } from '../domain/addresses/address-standardization.js';
 import {
   settleVerification,
   unknownVerification,
@@ -44,7 +44,7 @@ import {
   type AddressInput,
   type AddressVerifier,
   type Verification,
-} from '../domain/addresses.js';
+} from '../domain/addresses/addresses.js';
 
 /** ZIP ranges, by three-digit prefix, of the military states (Pub 28, military addresses). */
 const MILITARY_ZIP_PREFIXES: Record<string, { from: number; to: number; range: string }> = {

@@ -30,7 +30,7 @@ import {
   type CandidateUSStreet,
   type MatchStrategy,
 } from 'smartystreets-javascript-sdk';
-import { stateCode } from '../domain/address-standardization.js';
+import { stateCode } from '../domain/addresses/address-standardization.js';
 import {
   settleVerification,
   unknownVerification,
@@ -40,7 +40,7 @@ import {
   type AddressVerifier,
   type DeliveryAddress,
   type Verification,
-} from '../domain/addresses.js';
+} from '../domain/addresses/addresses.js';
 
 export const SMARTY_DEFAULT_BASE_URL = 'https://us-street.api.smarty.com/street-address';
 /** How long the SDK waits for one answer; the caller's own deadline (a few seconds) normally ends the wait first. */
@@ -326,7 +326,7 @@ function comparable(text: string): string {
 
 /**
  * Two-letter code for a state name or code as sent, read as the standardiser reads it (stateCode,
- * over the one table in ../domain/us-states.ts); a name not recognised comes back as sent (upper case).
+ * over the one table in ../domain/addresses/us-states.ts); a name not recognised comes back as sent (upper case).
  */
 function stateAsSent(province: string): string {
   return stateCode(province) ?? comparable(province);

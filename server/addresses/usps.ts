@@ -24,8 +24,8 @@
 //
 // Nothing here logs: not the address, not the credentials, not the token.
 import zipcodes from 'zipcodes';
-import { standardizeAddress, type StandardizedAddress } from '../domain/address-standardization.js';
-import { MILITARY_STATES } from '../domain/us-states.js';
+import { standardizeAddress, type StandardizedAddress } from '../domain/addresses/address-standardization.js';
+import { MILITARY_STATES } from '../domain/addresses/us-states.js';
 import {
   unknownVerification,
   type AddressChange,
@@ -34,7 +34,7 @@ import {
   type AddressVerifier,
   type DeliveryAddress,
   type Verification,
-} from '../domain/addresses.js';
+} from '../domain/addresses/addresses.js';
 
 export const DEFAULT_USPS_BASE_URL = 'https://apis.usps.com';
 

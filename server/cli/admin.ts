@@ -14,25 +14,25 @@ import { centsToMajorString } from '../../contract/money.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { MerchantCreateOptions, KeyCreateOptions, KeyRevokeOptions, MerchantUpdateOptions, PlatformCreateOptions, MerchantConnectOptions, ClaimSetStatusOptions, BillingReportOptions, PrivacyMerchantOptions, UserCreateOptions, MerchantClaimPageOptions, ClaimCreateOptions } from './options.js';
 import { readFile } from 'node:fs/promises';
-import { claimPageSettings, removeStoreLogo, setStoreLogo, updateClaimPage } from '../domain/claim-page.js';
+import { claimPageSettings, removeStoreLogo, setStoreLogo, updateClaimPage } from '../domain/claims/claim-page.js';
 import { toClaimPageResponse } from '../wire/claim-page.js';
 import { composeCli } from '../compose.js';
 import type { Database } from '../db/client.js';
-import type { Actor } from '../domain/actor.js';
+import type { Actor } from '../domain/access/actor.js';
 import { resolveDatabase } from '../db/resolve.js';
-import { issueApiKey, revokeApiKey, type IssuedKey } from '../domain/api-keys.js';
+import { issueApiKey, revokeApiKey, type IssuedKey } from '../domain/access/api-keys.js';
 import { CLAIM_REASONS, CLAIM_STATUSES } from '../../contract/claims.js';
-import { billingStatement, type BillingStatementRecord } from '../domain/billing.js';
+import { billingStatement, type BillingStatementRecord } from '../domain/billing/billing.js';
 import { toBillingStatementResponse } from '../wire/billing.js';
-import { createClaim, setClaimStatus } from '../domain/claims.js';
-import { AppError } from '../domain/errors.js';
+import { createClaim, setClaimStatus } from '../domain/claims/claims.js';
+import { AppError } from '../domain/kernel/errors.js';
 import { toClaimResponse } from '../wire/claims.js';
-import { connectStore, createPlatform, MIN_SECRET_LENGTH } from '../domain/platforms.js';
-import { createMerchantUser, SETUP_LINK_TTL_MS } from '../domain/merchant-users.js';
-import { listPrivacyRequests, type PrivacyRequestRecord } from '../domain/privacy-requests.js';
-import { cancelStoreRedaction } from '../domain/store-redaction.js';
-import { createStore, findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../domain/stores.js';
-import { systemClock } from '../domain/clock.js';
+import { connectStore, createPlatform, MIN_SECRET_LENGTH } from '../domain/platforms/platforms.js';
+import { createMerchantUser, SETUP_LINK_TTL_MS } from '../domain/access/merchant-users.js';
+import { listPrivacyRequests, type PrivacyRequestRecord } from '../domain/privacy/privacy-requests.js';
+import { cancelStoreRedaction } from '../domain/privacy/store-redaction.js';
+import { createStore, findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../domain/stores/stores.js';
+import { systemClock } from '../domain/kernel/clock.js';
 
 /** The operator running the CLI, as the audit log records it: the system user's name. */
 function operator(): Actor {

@@ -5,12 +5,12 @@
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { Request, RequestHandler, Response } from 'express';
 import { SESSION_COOKIE, CSRF_HEADER } from '../../contract/console/index.js';
-import { csrfTokenMatches, findSession, type ConsoleSessionRecord } from '../domain/console-sessions.js';
-import type { Clock } from '../domain/clock.js';
-import { AppError } from '../domain/errors.js';
-import { roleAllows } from '../domain/merchant-users.js';
-import type { StoreScope } from '../domain/actor.js';
-import { findStoreBySlug } from '../domain/stores.js';
+import { csrfTokenMatches, findSession, type ConsoleSessionRecord } from '../domain/access/console-sessions.js';
+import type { Clock } from '../domain/kernel/clock.js';
+import { AppError } from '../domain/kernel/errors.js';
+import { roleAllows } from '../domain/access/merchant-users.js';
+import type { StoreScope } from '../domain/access/actor.js';
+import { findStoreBySlug } from '../domain/stores/stores.js';
 import type { Database } from '../db/client.js';
 import { routePolicy } from './route-policy.js';
 import './request-types.js';

@@ -1,12 +1,12 @@
-// Idempotency-Key on the merchant API (README, Idempotency; the rules are server/domain/idempotency.ts).
+// Idempotency-Key on the merchant API (README, Idempotency; the rules are server/domain/access/idempotency.ts).
 // Runs after the key and the body's bytes are known, before validation: a request that fails
 // validation gives its key back like any other 4xx.
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { acceptsIdempotencyKey, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../../contract/policy.js';
 import type { Database } from '../db/client.js';
-import type { Clock } from '../domain/clock.js';
-import { AppError } from '../domain/errors.js';
+import type { Clock } from '../domain/kernel/clock.js';
+import { AppError } from '../domain/kernel/errors.js';
 import {
   claimIdempotencyKey,
   idempotencyKeyProblem,
@@ -14,7 +14,7 @@ import {
   IN_PROGRESS_RETRY_AFTER_SECONDS,
   settleIdempotentRun,
   type IdempotencyClaim,
-} from '../domain/idempotency.js';
+} from '../domain/access/idempotency.js';
 import { setModeHeaders } from './request-context.js';
 import './request-types.js';
 
@@ -56,7 +56,7 @@ export function idempotencyKeys(deps: { db: Database; clock: Clock; logger: Logg
 }
 
 /**
- * Settles the run (server/domain/idempotency.ts) before its answer is sent. Should that fail (the
+ * Settles the run (server/domain/access/idempotency.ts) before its answer is sent. Should that fail (the
  * database went away), the answer is still sent: the key then stays running until it is taken
  * over, and the retry meets the API's own duplicate rules (409).
  */

@@ -4,8 +4,8 @@ import type { AppRouter } from '@ts-rest/core';
 import { isAppRoute } from '@ts-rest/core';
 import type { Request } from 'express';
 import { policyOf, type RoutePolicy } from '../../contract/policy.js';
-import type { StoreScope } from '../domain/actor.js';
-import { AppError } from '../domain/errors.js';
+import type { StoreScope } from '../domain/access/actor.js';
+import { AppError } from '../domain/kernel/errors.js';
 import './request-types.js';
 
 export function routePolicy(req: Request): RoutePolicy | undefined {

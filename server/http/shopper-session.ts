@@ -5,9 +5,9 @@
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { Request, RequestHandler, Response } from 'express';
 import { SHOPPER_CSRF_HEADER, SHOPPER_SESSION_COOKIE, shopperApiBase } from '../../contract/shopper/index.js';
-import type { Clock } from '../domain/clock.js';
-import { AppError } from '../domain/errors.js';
-import type { IssuedShopperSession, ShopperSession, ShopperSessions } from '../domain/shopper-sessions.js';
+import type { Clock } from '../domain/kernel/clock.js';
+import { AppError } from '../domain/kernel/errors.js';
+import type { IssuedShopperSession, ShopperSession, ShopperSessions } from '../domain/access/shopper-sessions.js';
 import { LOCAL_HOSTS, sameOrigin } from './console-session.js';
 import { routePolicy } from './route-policy.js';
 import './request-types.js';

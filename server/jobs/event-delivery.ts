@@ -8,14 +8,14 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../domain/kernel/clock.js';
 import {
   endpointsWithDueDeliveries,
   recordAttempt,
   signedHeaders,
   takeDueDelivery,
   type EventDeliverySettings,
-} from '../domain/event-delivery.js';
+} from '../domain/events/event-delivery.js';
 import type { Metrics } from '../http/metrics.js';
 import { postEvent, type AddressResolver } from '../outbound/send-event.js';
 

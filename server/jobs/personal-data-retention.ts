@@ -1,11 +1,11 @@
 // The daily retention job (README, "Personal data"): a pg-boss schedule, so that of all the
 // instances that work jobs, one runs it each day. It erases the personal data of orders past their
-// store's retention (domain/personal-data-retention.ts) and counts them in the metrics.
+// store's retention (domain/privacy/personal-data-retention.ts) and counts them in the metrics.
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
-import type { Clock } from '../domain/clock.js';
-import { erasePersonalDataPastRetention } from '../domain/personal-data-retention.js';
+import type { Clock } from '../domain/kernel/clock.js';
+import { erasePersonalDataPastRetention } from '../domain/privacy/personal-data-retention.js';
 import type { Metrics } from '../http/metrics.js';
 
 export const RETENTION_QUEUE = 'personal-data-retention';

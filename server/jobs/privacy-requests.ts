@@ -1,12 +1,12 @@
 // The erasure job (README, "Personal data"): every 15 minutes, through a pg-boss schedule so that
 // one instance runs each tick, it carries out the privacy requests that are due: store erasures
 // whose 48 hours have passed, and orders a shopper's erasure still owes once their claims are
-// resolved (domain/store-redaction.ts).
+// resolved (domain/privacy/store-redaction.ts).
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
-import type { Clock } from '../domain/clock.js';
-import { runDuePrivacyRequests } from '../domain/store-redaction.js';
+import type { Clock } from '../domain/kernel/clock.js';
+import { runDuePrivacyRequests } from '../domain/privacy/store-redaction.js';
 import type { Metrics } from '../http/metrics.js';
 
 export const PRIVACY_REQUESTS_QUEUE = 'privacy-requests';

@@ -1,11 +1,11 @@
 import { initServer } from '@ts-rest/express';
 import { ordersContract } from '../../contract/index.js';
-import type { StoreScope } from '../domain/actor.js';
+import type { StoreScope } from '../domain/access/actor.js';
 import { cancelOrder, getOrder, OrderExistsError, redactOrder, updateOrder, type OrderCreateInput } from '../domain/orders/index.js';
 import { toOrderConflict, toOrderResponse } from '../wire/orders.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
-import { commandsFor } from '../domain/sandbox.js';
+import { commandsFor } from '../domain/sandbox/sandbox.js';
 
 const s = initServer();
 

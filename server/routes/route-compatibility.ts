@@ -2,10 +2,10 @@
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { centsToMajorNumber, MAX_AMOUNT_CENTS, routeCompatibilityContract, type RouteMerchant } from '../../contract/index.js';
-import { AppError } from '../domain/errors.js';
+import { AppError } from '../domain/kernel/errors.js';
 import { getOrder, updateOrderAsProfileAllows } from '../domain/orders/index.js';
-import { priceCoverage } from '../domain/pricing.js';
-import type { StoreContext } from '../domain/stores.js';
+import { priceCoverage } from '../domain/quotes/pricing.js';
+import type { StoreContext } from '../domain/stores/stores.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
 import { toOrderResponse, wholeOrderFrom } from '../wire/orders.js';

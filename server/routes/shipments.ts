@@ -1,12 +1,12 @@
 import { initServer } from '@ts-rest/express';
 import { fieldErrorsFromIssues, ShipmentRequest, shipmentsContract } from '../../contract/index.js';
 import { toShipmentResponse } from '../wire/shipments.js';
-import { cancelShipment, getShipment, updateShipmentAsProfileAllows, type ShipmentInput, type ShipmentUpdate } from '../domain/shipments.js';
+import { cancelShipment, getShipment, updateShipmentAsProfileAllows, type ShipmentInput, type ShipmentUpdate } from '../domain/shipments/shipments.js';
 import type { WholeBody } from '../domain/orders/index.js';
-import type { StoreScope } from '../domain/actor.js';
+import type { StoreScope } from '../domain/access/actor.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
-import { commandsFor } from '../domain/sandbox.js';
+import { commandsFor } from '../domain/sandbox/sandbox.js';
 
 const s = initServer();
 

@@ -1,4 +1,4 @@
-// The claim page's API (contract/shopper): thin handlers over domain/shopper-claims.ts, the claim
+// The claim page's API (contract/shopper): thin handlers over domain/claims/shopper-claims.ts, the claim
 // page settings, and the one createClaim.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { initServer } from '@ts-rest/express';
@@ -6,10 +6,10 @@ import type { z } from 'zod';
 import { shopperContract, type ShopperClaim, type ShopperStore } from '../../contract/shopper/index.js';
 import { logoPath } from '../wire/claim-page.js';
 import type { AppDeps } from '../deps.js';
-import { claimPageSettings, storeLogo, type ClaimPageSettings } from '../domain/claim-page.js';
-import { readClaimPhoto, uploadClaimPhoto } from '../domain/claim-photos.js';
-import { recordAudit } from '../domain/audit.js';
-import { AppError } from '../domain/errors.js';
+import { claimPageSettings, storeLogo, type ClaimPageSettings } from '../domain/claims/claim-page.js';
+import { readClaimPhoto, uploadClaimPhoto } from '../domain/claims/claim-photos.js';
+import { recordAudit } from '../domain/access/audit.js';
+import { AppError } from '../domain/kernel/errors.js';
 import {
   fileShopperClaim,
   findOrderForShopper,
@@ -20,7 +20,7 @@ import {
   shopperClaimView,
   shopperOrderView,
   type ParcelItem,
-} from '../domain/shopper-claims.js';
+} from '../domain/claims/shopper-claims.js';
 import { setShopperCookie, shopperOf } from '../http/shopper-session.js';
 
 const s = initServer();

@@ -2,8 +2,8 @@
 // (docs/route-compatibility.md). The signature was checked on the raw body (http/signatures.ts).
 import { initServer } from '@ts-rest/express';
 import { wooCommerceContract } from '../../contract/index.js';
-import { AppError } from '../domain/errors.js';
-import { applyWooCommerceEvent, type WooCommerceOrderEvent } from '../domain/woocommerce-orders.js';
+import { AppError } from '../domain/kernel/errors.js';
+import { applyWooCommerceEvent, type WooCommerceOrderEvent } from '../domain/platforms/woocommerce-orders.js';
 import type { AppDeps } from '../deps.js';
 import { setModeHeaders } from '../http/request-context.js';
 import { scopeOf } from '../http/route-policy.js';

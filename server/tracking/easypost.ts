@@ -22,7 +22,7 @@ import {
   type TrackingCheckpoint,
   type TrackingProvider,
   type TrackingReport,
-} from '../domain/tracking.js';
+} from '../domain/shipments/tracking.js';
 
 // Both builds of the package (CommonJS and ESM) export the client class itself. Its declarations,
 // read as CommonJS under NodeNext, place the class one level down, at `.default`; take the type from

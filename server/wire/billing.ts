@@ -1,7 +1,7 @@
 // A billing statement as the wire carries it: the API answers it and the admin CLI prints the same object.
 import type { z } from 'zod';
 import { centsToMajorNumber, type BillingStatement } from '../../contract/index.js';
-import type { BillingStatementRecord } from '../domain/billing.js';
+import type { BillingStatementRecord } from '../domain/billing/billing.js';
 
 const money = (cents: number) => centsToMajorNumber(cents);
 

@@ -1,7 +1,7 @@
 // A claim as the wire carries it: the API answers it and the admin CLI prints the same object.
 import type { z } from 'zod';
 import type { ClaimResponse } from '../../contract/index.js';
-import type { ClaimRecord } from '../domain/claims.js';
+import type { ClaimRecord } from '../domain/claims/claims.js';
 
 /** Where the store's key downloads a claim's photo. */
 export const claimPhotoUrl = (claimId: string, photoId: string) => `/v1/claims/${encodeURIComponent(claimId)}/photos/${encodeURIComponent(photoId)}`;

@@ -1,8 +1,8 @@
 // A shipment as the wire carries it: the shipment answer, and the data of shipment events.
 import type { z } from 'zod';
 import type { Checkpoint, ShipmentResponse } from '../../contract/index.js';
-import type { ShipmentRecord } from '../domain/shipments.js';
-import type { TrackingCheckpoint } from '../domain/tracking.js';
+import type { ShipmentRecord } from '../domain/shipments/shipments.js';
+import type { TrackingCheckpoint } from '../domain/shipments/tracking.js';
 
 export function toCheckpointResponse(checkpoint: TrackingCheckpoint): z.input<typeof Checkpoint> {
   return {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { expect } from 'vitest';
-import { createMerchantUser, type MerchantUserRole } from '../../server/domain/merchant-users.js';
+import { createMerchantUser, type MerchantUserRole } from '../../server/domain/access/merchant-users.js';
 import { TEST_OPERATOR, type SeededStore, type TestService } from './service.js';
 
 export const CHROMIUM = '/usr/bin/chromium';

@@ -2,7 +2,7 @@
 // connected to its own platform, and every key issued, for the scans of logs and tables.
 import { Writable } from 'node:stream';
 import { signWebhook } from '../../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../../server/domain/platforms.js';
+import { connectStore, createPlatform } from '../../server/domain/platforms/platforms.js';
 import { createLogger } from '../../server/logger.js';
 import { call, type ApiResponse } from './http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './service.js';

@@ -5,8 +5,8 @@
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect } from 'vitest';
-import { setStoreLogo, updateClaimPage } from '../../server/domain/claim-page.js';
-import { pollShipment } from '../../server/domain/shipments.js';
+import { setStoreLogo, updateClaimPage } from '../../server/domain/claims/claim-page.js';
+import { pollShipment } from '../../server/domain/shipments/shipments.js';
 import { call, orderBody } from './http.js';
 import { seedStore, TEST_OPERATOR, type SeededStore, type TestService } from './service.js';
 

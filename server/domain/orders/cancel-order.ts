@@ -2,16 +2,16 @@
 // premium are kept; no new claim can be filed. There are two doors, which differ on an open claim
 // on purpose (README, Money rules): the merchant's cancel, here, is refused (409) so the claim
 // keeps its order; a full refund of the protection line cancels anyway, because the money already
-// went back, in the refund's own statement (domain/refunds.ts).
+// went back, in the refund's own statement (domain/billing/refunds.ts).
 import type { Database } from '../../db/client.js';
 import type { CANCELLATION_CAUSES } from '../../../contract/merchant-events.js';
 import { toOrderResponse } from '../../wire/orders.js';
-import type { Actor, StoreScope } from '../actor.js';
-import { recordAudit } from '../audit.js';
-import { appliedAt, type Clock } from '../clock.js';
-import { emitEvent, newEvent } from '../events.js';
-import { hasOpenClaim } from '../claims.js';
-import { AppError } from '../errors.js';
+import type { Actor, StoreScope } from '../access/actor.js';
+import { recordAudit } from '../access/audit.js';
+import { appliedAt, type Clock } from '../kernel/clock.js';
+import { emitEvent, newEvent } from '../events/events.js';
+import { hasOpenClaim } from '../claims/claims.js';
+import { AppError } from '../kernel/errors.js';
 import { toOrderRecord, orderInclude, type OrderRecord } from './order-record.js';
 import { lockOrder } from './update-order.js';
 

@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, hotQuery, type Database, type HotStatement } from '../../db/client.js';
 import { toOrderResponse } from '../../wire/orders.js';
-import type { Actor, StoreScope } from '../actor.js';
-import { eventInsertSql, eventParameters, newEvent } from '../events.js';
-import { AppError } from '../errors.js';
-import { assertUniqueIds } from '../ids.js';
+import type { Actor, StoreScope } from '../access/actor.js';
+import { eventInsertSql, eventParameters, newEvent } from '../events/events.js';
+import { AppError } from '../kernel/errors.js';
+import { assertUniqueIds } from '../kernel/ids.js';
 import { getOrder } from './get-order.js';
 import { toOrderRecord, lineItemRows, type AddressValue, type LineItemInput, type OrderCreateInput, type OrderPricing, type OrderRecord, type PricingSource } from './order-record.js';
 import { priceNewOrder, pricingColumns, pricingRequestOf } from './price-order.js';

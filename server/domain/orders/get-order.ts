@@ -1,7 +1,7 @@
 // Reads an order of the scope's store by its source_order_id, in one statement.
 import type { Database } from '../../db/client.js';
-import type { StoreScope } from '../actor.js';
-import { orderNotFound } from '../order-lock.js';
+import type { StoreScope } from '../access/actor.js';
+import { orderNotFound } from './order-lock.js';
 import { selectOrder, toOrderRecord, type OrderRecord } from './order-record.js';
 
 export async function getOrder(db: Database, scope: StoreScope, sourceOrderId: string): Promise<OrderRecord> {

@@ -1,14 +1,14 @@
 // Erasing one order's personal data (README, "Personal data"): the columns the registry names
-// (domain/personal-data.ts) on the order, its lines, its claims and its quote, and every copy of
+// (domain/privacy/personal-data.ts) on the order, its lines, its claims and its quote, and every copy of
 // them the service holds: claim and refund notes, claim photos, the stored events' objects (and what receivers
 // answered to them), and the answers kept for idempotency keys. Money and the facts of the order stay: ids, amounts, line items, shipments,
 // tracking history, claims without their texts, and the whole premium ledger.
 import { Prisma, type Database, type Transaction } from '../../db/client.js';
-import type { Actor } from '../actor.js';
-import { recordAudit } from '../audit.js';
-import { hasOpenClaim } from '../claims.js';
-import { addressInputOf, forgetAddressLookups } from '../address-verification.js';
-import { AppError } from '../errors.js';
+import type { Actor } from '../access/actor.js';
+import { recordAudit } from '../access/audit.js';
+import { hasOpenClaim } from '../claims/claims.js';
+import { addressInputOf, forgetAddressLookups } from '../addresses/address-verification.js';
+import { AppError } from '../kernel/errors.js';
 import { orderInclude, toOrderRecord, type OrderRecord } from './order-record.js';
 import { lockOrder } from './update-order.js';
 

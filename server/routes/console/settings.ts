@@ -1,10 +1,10 @@
 import { initServer } from '@ts-rest/express';
 import { consoleSettingsContract } from '../../../contract/console/index.js';
-import { createMerchantUser, disableMerchantUser, enableMerchantUser, listMerchantUsers, type MerchantUser } from '../../domain/merchant-users.js';
-import { findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../../domain/stores.js';
+import { createMerchantUser, disableMerchantUser, enableMerchantUser, listMerchantUsers, type MerchantUser } from '../../domain/access/merchant-users.js';
+import { findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../../domain/stores/stores.js';
 import type { AppDeps } from '../../deps.js';
 import { consoleOf } from '../../http/console-session.js';
-import { claimPageSettings, removeStoreLogo, setStoreLogo, updateClaimPage, type ClaimPageSettings } from '../../domain/claim-page.js';
+import { claimPageSettings, removeStoreLogo, setStoreLogo, updateClaimPage, type ClaimPageSettings } from '../../domain/claims/claim-page.js';
 import { toClaimPageResponse } from '../../wire/claim-page.js';
 
 const s = initServer();

@@ -59,7 +59,7 @@ export function claimStatusOf(value: unknown): ClaimStatus | undefined {
 }
 
 /**
- * A decision that moves a claim to a status, as server/domain/claims.ts defines them: open,
+ * A decision that moves a claim to a status, as server/domain/claims/claims.ts defines them: open,
  * in_review and approved keep the claim open (it still blocks cancelling the order); denied and
  * closed are final; paid can only be closed. The service records decisions; it moves no money.
  */
