@@ -484,13 +484,14 @@ describe('rate limits', () => {
       // From many addresses the order number stops only at its ceiling, well above one address's
       // limit. Every lookup so far counted towards it, refused ones too: 12 + 1 + 1.
       const counted = fromOne.length + 2;
-      const fromMany: number[] = [];
-      for (let i = 0; i <= DEFAULT_RATE_LIMITS.shopperLookupsPerOrder - counted; i += 1) {
-        fromMany.push((await lookup(`198.51.${101 + Math.floor(i / 200)}.${(i % 200) + 1}`, `guess${i}@example.com`)).status);
-      }
-      expect(fromMany.slice(0, -1).every((status) => status === 404)).toBe(true);
-      expect(fromMany.slice(0, -1)).toHaveLength(86);
-      expect(fromMany.at(-1)).toBe(429);
+      // Sent at once (each lookup takes its 250 ms floor): the counter decides which one is refused.
+      const fromMany = await Promise.all(
+        Array.from({ length: DEFAULT_RATE_LIMITS.shopperLookupsPerOrder - counted + 1 }, (_, i) =>
+          lookup(`198.51.${101 + Math.floor(i / 200)}.${(i % 200) + 1}`, `guess${i}@example.com`).then((answer) => answer.status),
+        ),
+      );
+      expect(fromMany.filter((status) => status === 404)).toHaveLength(86);
+      expect(fromMany.filter((status) => status === 429)).toHaveLength(1);
     } finally {
       await limited.close();
     }

@@ -5,8 +5,9 @@
 //     are refused from the headers, or after reading at most a ping's bytes.
 //   - Uploads (a shopper's photo, the console's logo) check the session and CSRF token before a
 //     byte of the image is read: a request with its headers and no body at all gets its 401 at once.
-//   - Four senders of unsigned 1 MiB bodies, each sending 25 a second (100 MiB/s offered, where
-//     each body used to cost 205 ms of CPU), leave ordinary requests' p50 within 2x of idle, and
+//   - Four senders of unsigned 1 MiB bodies, each sending 10 a second (40 MiB/s offered, where
+//     each body used to cost 205 ms of CPU: 8 s of CPU a second), leave ordinary requests' p50
+//     within 2x of idle, and each refused body costs the server a few milliseconds of CPU at most;
 //     thirty unauthenticated 9.5 MiB uploads leave the server's memory within 20 MiB.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -95,6 +96,13 @@ async function orderReadP50(samples: number): Promise<number> {
   return median(times);
 }
 
+/** The server's CPU time so far (user and system), in milliseconds, from /proc (100 ticks a second). */
+function cpuMs(): number {
+  const fields = readFileSync(`/proc/${server.process.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // After the command: state is field 3, utime field 14 and stime field 15 of the whole line.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** A field of the server's /proc status (the child process's), in bytes. */
 function memoryField(field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${server.process.pid}/status`, 'utf8');
@@ -158,18 +166,20 @@ describe('unsigned bodies on the signed callbacks', () => {
       workerData: {
         port,
         bodyBytes: MiB,
-        everyMs: 40,
+        everyMs: 100,
         senders: [
-          { path: wooPath(), headers: FORM },
-          { path: wooPath(), headers: FORM },
+          // A form of a quarter of a million fields, as the attack sent.
+          { path: wooPath(), headers: FORM, fill: 'a=1&' },
+          { path: wooPath(), headers: FORM, fill: 'a=1&' },
           { path: `/api/webhooks/${PLATFORM}`, headers: { 'content-type': 'application/json' } },
           { path: wooPath(), headers: { 'content-type': 'application/json', 'x-wc-webhook-signature': `${'A'.repeat(43)}=` } },
         ],
       },
     });
+    /** Runs or pauses the senders; resolves with how many bodies went so far. */
     const tell = (message: 'pause' | 'run') =>
-      new Promise<void>((resolve) => {
-        senders.once('message', () => resolve());
+      new Promise<number>((resolve) => {
+        senders.once('message', (answer: { sent: number }) => resolve(answer.sent));
         senders.postMessage(message);
       });
     try {
@@ -184,15 +194,24 @@ describe('unsigned bodies on the signed callbacks', () => {
         loaded.push(await orderReadP50(51));
         await tell('pause');
       }
+      // What one refused body costs the server: its CPU time over a stretch of the senders alone.
+      const sentBefore = await tell('run');
+      const cpuBefore = cpuMs();
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const cpuSpent = cpuMs() - cpuBefore;
+      const bodies = (await tell('pause')) - sentBefore;
       const stopped = new Promise<{ sent: number; statuses: number[] }>((resolve) => senders.once('message', resolve));
       senders.postMessage('stop');
       const { sent, statuses } = await stopped;
       expect(sent).toBeGreaterThan(8);
-      expect(statuses).toEqual([401]);
       const [idleP50, loadedP50] = [median(idle), median(loaded)];
+      // Parsing a 1 MiB form body unauthenticated cost 205 ms of CPU; refused now, it costs a few.
+      expect(bodies).toBeGreaterThan(40);
+      expect(cpuSpent / bodies, `${cpuSpent} ms of server CPU for ${bodies} bodies`).toBeLessThan(10);
       // Generous: twice idle, plus two milliseconds for the scheduler of a shared 2-core machine that
       // also runs another test file (a 1 MiB body parsed unauthenticated cost 205 ms).
       expect(loadedP50, `idle p50 ${idleP50.toFixed(2)} ms, loaded ${loadedP50.toFixed(2)} ms, ${sent} bodies sent`).toBeLessThanOrEqual(idleP50 * 2 + 2);
+      expect(statuses).toEqual([401]);
     } finally {
       await senders.terminate();
     }

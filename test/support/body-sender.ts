@@ -11,6 +11,8 @@ export interface BodySend {
   bodyBytes: number;
   /** Send the headers only, and none of the body. */
   withholdBody?: boolean;
+  /** What the body repeats (64 KiB of `a` by default); `a=1&` makes a form of 262,144 fields a MiB. */
+  fill?: string;
 }
 
 export interface BodyAnswer {
@@ -22,7 +24,8 @@ export interface BodyAnswer {
   cut?: string;
 }
 
-const CHUNK = Buffer.alloc(64 * 1024, 'a');
+const chunks = new Map<string, Buffer>();
+const chunkOf = (fill: string) => chunks.get(fill) ?? chunks.set(fill, Buffer.alloc(64 * 1024, fill)).get(fill) as Buffer;
 
 export function sendBody(send: BodySend): Promise<BodyAnswer> {
   return new Promise((resolve, reject) => {
@@ -47,9 +50,10 @@ export function sendBody(send: BodySend): Promise<BodyAnswer> {
     req.flushHeaders();
     if (send.withholdBody) return;
     let left = send.bodyBytes;
+    const chunk = chunkOf(send.fill ?? 'a');
     const pump = () => {
       while (left > 0 && !answered) {
-        const piece = left >= CHUNK.length ? CHUNK : CHUNK.subarray(0, left);
+        const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
         left -= piece.length;
         if (!req.write(piece)) return void req.once('drain', pump);
       }

@@ -1,6 +1,7 @@
 // A worker thread of body senders, so that their writing does not delay the measuring thread's
 // event loop: each sends its body again and again, a send every `everyMs` at most, while running.
-// Messages: 'pause' and 'run' (each answered 'ok' once the senders are idle or under way), and
+// Messages: 'pause' and 'run' (each answered with the count sent so far, once the senders are idle
+// or under way), and
 // 'stop', answered with how many went and the answers' statuses (a connection closed under the
 // writing counts as refused, 401).
 import { parentPort, workerData } from 'node:worker_threads';
@@ -10,7 +11,7 @@ interface Senders {
   port: number;
   bodyBytes: number;
   everyMs: number;
-  senders: Array<{ path: string; headers: Record<string, string> }>;
+  senders: Array<{ path: string; headers: Record<string, string>; fill?: string }>;
 }
 
 const { port, bodyBytes, everyMs, senders } = workerData as Senders;
@@ -27,11 +28,11 @@ parentPort?.on('message', (message: 'pause' | 'run' | 'stop') => {
   // Answered once the senders are idle (pause) or the first sends are out (run).
   void (async () => {
     while (message === 'pause' ? inFlight > 0 : inFlight === 0) await tick();
-    parentPort?.postMessage('ok');
+    parentPort?.postMessage({ sent });
   })();
 });
 
-async function loop(path: string, headers: Record<string, string>): Promise<void> {
+async function loop(path: string, headers: Record<string, string>, fill: string | undefined): Promise<void> {
   while (!stop) {
     if (paused) {
       await tick();
@@ -39,7 +40,7 @@ async function loop(path: string, headers: Record<string, string>): Promise<void
     }
     inFlight += 1;
     const started = Date.now();
-    const answer = await sendBody({ port, path, headers, bodyBytes });
+    const answer = await sendBody({ port, path, headers, bodyBytes, ...(fill === undefined ? {} : { fill }) });
     statuses.add(answer.cut === undefined ? answer.status : 401);
     sent += 1;
     inFlight -= 1;
@@ -47,5 +48,5 @@ async function loop(path: string, headers: Record<string, string>): Promise<void
   }
 }
 
-await Promise.all(senders.map(({ path, headers }) => loop(path, headers)));
+await Promise.all(senders.map(({ path, headers, fill }) => loop(path, headers, fill)));
 parentPort?.postMessage({ sent, statuses: [...statuses] });
