@@ -16,7 +16,7 @@ import {
   takeDueDelivery,
   type EventDeliverySettings,
 } from '../domain/events/event-delivery.js';
-import type { Metrics } from '../http/metrics.js';
+import type { JobMetrics } from './job-metrics.js';
 import { postEvent, type AddressResolver } from '../outbound/send-event.js';
 
 export const EVENT_DELIVERY_QUEUE = 'event-delivery';
@@ -32,7 +32,7 @@ export interface EventDeliveryOptions {
   db: Database;
   clock: Clock;
   logger: Logger;
-  metrics: Metrics;
+  metrics: JobMetrics;
   settings: EventDeliverySettings;
   /** Whether this instance dispatches and works deliveries. */
   work: boolean;

@@ -6,13 +6,13 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../domain/kernel/clock.js';
 import { erasePersonalDataPastRetention } from '../domain/privacy/personal-data-retention.js';
-import type { Metrics } from '../http/metrics.js';
+import type { JobMetrics } from './job-metrics.js';
 
 export const RETENTION_QUEUE = 'personal-data-retention';
 /** Every day at 03:17 UTC, off the hour. */
 export const RETENTION_CRON = '17 3 * * *';
 
-export async function startPersonalDataRetention(options: { boss: PgBoss; db: Database; clock: Clock; logger: Logger; metrics: Metrics }): Promise<void> {
+export async function startPersonalDataRetention(options: { boss: PgBoss; db: Database; clock: Clock; logger: Logger; metrics: JobMetrics }): Promise<void> {
   const { boss, db, clock, logger, metrics } = options;
   await boss.createQueue(RETENTION_QUEUE, { name: RETENTION_QUEUE, policy: 'singleton', retryLimit: 3, retryDelay: 600, expireInSeconds: 3600 });
   await boss.schedule(RETENTION_QUEUE, RETENTION_CRON, {}, { tz: 'UTC' });

@@ -7,12 +7,12 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../domain/kernel/clock.js';
 import { runDuePrivacyRequests } from '../domain/privacy/store-redaction.js';
-import type { Metrics } from '../http/metrics.js';
+import type { JobMetrics } from './job-metrics.js';
 
 export const PRIVACY_REQUESTS_QUEUE = 'privacy-requests';
 export const PRIVACY_REQUESTS_CRON = '*/15 * * * *';
 
-export async function startPrivacyRequests(options: { boss: PgBoss; db: Database; clock: Clock; logger: Logger; metrics: Metrics }): Promise<void> {
+export async function startPrivacyRequests(options: { boss: PgBoss; db: Database; clock: Clock; logger: Logger; metrics: JobMetrics }): Promise<void> {
   const { boss, db, clock, logger, metrics } = options;
   await boss.createQueue(PRIVACY_REQUESTS_QUEUE, { name: PRIVACY_REQUESTS_QUEUE, policy: 'singleton', retryLimit: 3, retryDelay: 300, expireInSeconds: 3600 });
   await boss.schedule(PRIVACY_REQUESTS_QUEUE, PRIVACY_REQUESTS_CRON, {}, { tz: 'UTC' });

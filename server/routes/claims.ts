@@ -2,7 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { claimsContract } from '../../contract/index.js';
 import { getClaim, listClaims } from '../domain/claims/claims.js';
 import { readClaimPhoto } from '../domain/claims/claim-photos.js';
-import { toClaimResponse } from '../wire/claims.js';
+import { toClaimResponse } from '../domain/claims/claim-payload.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
 import { commandsFor } from '../domain/sandbox/sandbox.js';

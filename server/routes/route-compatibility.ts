@@ -8,7 +8,8 @@ import { priceCoverage } from '../domain/quotes/pricing.js';
 import type { StoreContext } from '../domain/stores/stores.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
-import { toOrderResponse, wholeOrderFrom } from '../wire/orders.js';
+import { wholeOrderFrom } from '../wire/orders.js';
+import { toOrderResponse } from '../domain/orders/order-payload.js';
 import { answerOrderCreate } from './orders.js';
 
 const s = initServer();

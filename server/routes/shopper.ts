@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { shopperContract, type ShopperClaim, type ShopperStore } from '../../contract/shopper/index.js';
-import { logoPath } from '../wire/claim-page.js';
+import { logoPath } from '../domain/claims/claim-page-payload.js';
 import type { AppDeps } from '../deps.js';
 import { claimPageSettings, storeLogo, type ClaimPageSettings } from '../domain/claims/claim-page.js';
 import { readClaimPhoto, uploadClaimPhoto } from '../domain/claims/claim-photos.js';

@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import type { RefundCreatedMessage } from '../../../contract/webhooks.js';
 import { inConnectionTransaction, isUniqueViolation, type Database, type HotStatement } from '../../db/client.js';
 import { centsToMajorNumber } from '../../../contract/money.js';
-import { toOrderResponse } from '../../wire/orders.js';
+import { toOrderResponse } from '../orders/order-payload.js';
 import { openClaimExistsSql } from '../claims/claims.js';
 import { eventInsertSql, eventParameters, newEvent, type NewEvent } from '../events/events.js';
 import { cancelledAt, orderCancelledEvent, toOrderRecord, type OrderRecord } from '../orders/index.js';

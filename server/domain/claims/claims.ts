@@ -7,7 +7,7 @@ import type { FieldError } from '../../../contract/errors.js';
 import { isUniqueViolation, type Database, type Prisma, type Transaction } from '../../db/client.js';
 import type { StoreScope } from '../access/actor.js';
 import { actorColumns, type Actor } from '../access/actor.js';
-import { toClaimResponse } from '../../wire/claims.js';
+import { toClaimResponse } from './claim-payload.js';
 import { recordAudit } from '../access/audit.js';
 import { emitEvent, newEvent } from '../events/events.js';
 import { appliedAt, type Clock } from '../kernel/clock.js';

@@ -5,7 +5,7 @@
 // went back, in the refund's own statement (domain/billing/refunds.ts).
 import type { Database } from '../../db/client.js';
 import type { CANCELLATION_CAUSES } from '../../../contract/merchant-events.js';
-import { toOrderResponse } from '../../wire/orders.js';
+import { toOrderResponse } from './order-payload.js';
 import type { Actor, StoreScope } from '../access/actor.js';
 import { recordAudit } from '../access/audit.js';
 import { appliedAt, type Clock } from '../kernel/clock.js';

@@ -3,7 +3,7 @@
 // number of instances give exactly one order (409 for the others).
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, hotQuery, type Database, type HotStatement } from '../../db/client.js';
-import { toOrderResponse } from '../../wire/orders.js';
+import { toOrderResponse } from './order-payload.js';
 import type { Actor, StoreScope } from '../access/actor.js';
 import { eventInsertSql, eventParameters, newEvent } from '../events/events.js';
 import { AppError } from '../kernel/errors.js';

@@ -2,6 +2,7 @@
 export { cancelledAt, cancelOrder, orderCancelledEvent } from './cancel-order.js';
 export { assertUniqueLineItemIds, createOrder, insertOrder, orderColumns, OrderExistsError, type LineItemRow, type OrderColumns } from './create-order.js';
 export { getOrder } from './get-order.js';
+export { toOrderResponse } from './order-payload.js';
 export { lineItemRows, orderInclude, toOrderRecord, type OrderCreateInput, type OrderPricing, type OrderRecord, type OrderUpdateInput } from './order-record.js';
 export { priceNewOrder, priceWithoutQuote, pricingColumns, pricingRequestOf, type PricingRequest } from './price-order.js';
 export { erasedEventData, redactOrder, redactOrders, type RedactionOutcome } from './redact-order.js';

@@ -4,7 +4,7 @@ import type { FieldError } from '../../../contract/errors.js';
 import { fieldErrorsFromIssues } from '../../../contract/errors.js';
 import { Address } from '../../../contract/common.js';
 import type { Database, Prisma, Transaction } from '../../db/client.js';
-import { toOrderResponse } from '../../wire/orders.js';
+import { toOrderResponse } from './order-payload.js';
 import type { StoreScope } from '../access/actor.js';
 import { appliedAt, type Clock } from '../kernel/clock.js';
 import { emitEvent, newEvent } from '../events/events.js';

@@ -7,7 +7,7 @@ import type { FieldError } from '../../../contract/errors.js';
 import type { ShipmentRequest } from '../../../contract/shipments.js';
 import type pg from 'pg';
 import { hotQuery, inConnectionTransaction, type Database, type HotStatement, type Prisma, type Transaction } from '../../db/client.js';
-import { toCheckpointResponse, toShipmentResponse } from '../../wire/shipments.js';
+import { toCheckpointResponse, toShipmentResponse } from './shipment-payload.js';
 import { actorColumns, type Actor, type StoreScope } from '../access/actor.js';
 import { emitEvent, eventInsertSql, newEvent } from '../events/events.js';
 import { detectCarrier, normalizeCourierId } from './carriers.js';

@@ -5,7 +5,7 @@ import { findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../
 import type { AppDeps } from '../../deps.js';
 import { consoleOf } from '../../http/console-session.js';
 import { claimPageSettings, removeStoreLogo, setStoreLogo, updateClaimPage, type ClaimPageSettings } from '../../domain/claims/claim-page.js';
-import { toClaimPageResponse } from '../../wire/claim-page.js';
+import { toClaimPageResponse } from '../../domain/claims/claim-page-payload.js';
 
 const s = initServer();
 

@@ -20,10 +20,10 @@ import { storeOverview } from '../../domain/billing/store-overview.js';
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../db/client.js';
 import { consoleOf, consoleScopeOf } from '../../http/console-session.js';
-import { toBillingStatementResponse } from '../../wire/billing.js';
-import { toClaimResponse } from '../../wire/claims.js';
-import { toOrderResponse } from '../../wire/orders.js';
-import { toShipmentResponse } from '../../wire/shipments.js';
+import { toBillingStatementResponse } from '../../domain/billing/statement-payload.js';
+import { toClaimResponse } from '../../domain/claims/claim-payload.js';
+import { toOrderResponse } from '../../domain/orders/order-payload.js';
+import { toShipmentResponse } from '../../domain/shipments/shipment-payload.js';
 import type { ConsoleShipmentDetail } from '../../../contract/console/index.js';
 
 const s = initServer();

@@ -1,7 +1,7 @@
-// A billing statement as the wire carries it: the API answers it and the admin CLI prints the same object.
+// A billing statement as the API answers it; the admin CLI prints the same object.
 import type { z } from 'zod';
-import { centsToMajorNumber, type BillingStatement } from '../../contract/index.js';
-import type { BillingStatementRecord } from '../domain/billing/billing.js';
+import { centsToMajorNumber, type BillingStatement } from '../../../contract/index.js';
+import type { BillingStatementRecord } from './billing.js';
 
 const money = (cents: number) => centsToMajorNumber(cents);
 

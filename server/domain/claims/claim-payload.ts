@@ -1,7 +1,8 @@
-// A claim as the wire carries it: the API answers it and the admin CLI prints the same object.
+// A claim as the API answers it, as its events carry it, and as the admin CLI prints it: built from
+// the domain record with the contract's types, so that the three are one shape.
 import type { z } from 'zod';
-import type { ClaimResponse } from '../../contract/index.js';
-import type { ClaimRecord } from '../domain/claims/claims.js';
+import type { ClaimResponse } from '../../../contract/index.js';
+import type { ClaimRecord } from './claims.js';
 
 /** Where the store's key downloads a claim's photo. */
 export const claimPhotoUrl = (claimId: string, photoId: string) => `/v1/claims/${encodeURIComponent(claimId)}/photos/${encodeURIComponent(photoId)}`;

@@ -1,9 +1,9 @@
 // A store's claim page settings as the console's settings (and the operator's CLI) answer them, and
 // the logo's URL as the console and the claim page link it.
 import type { z } from 'zod';
-import type { ConsoleSettings } from '../../contract/console/settings.js';
-import { storeLogoUrl } from '../../contract/shopper/index.js';
-import type { ClaimPageSettings } from '../domain/claims/claim-page.js';
+import type { ConsoleSettings } from '../../../contract/console/settings.js';
+import { storeLogoUrl } from '../../../contract/shopper/index.js';
+import type { ClaimPageSettings } from './claim-page.js';
 
 export const logoPath = (settings: Pick<ClaimPageSettings, 'slug' | 'logoVersion'>): string | null =>
   settings.logoVersion === null ? null : storeLogoUrl(settings.slug, settings.logoVersion);

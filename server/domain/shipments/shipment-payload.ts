@@ -1,8 +1,9 @@
-// A shipment as the wire carries it: the shipment answer, and the data of shipment events.
+// A shipment as the API answers it and as its events carry it, built from the domain record with the
+// contract's types.
 import type { z } from 'zod';
-import type { Checkpoint, ShipmentResponse } from '../../contract/index.js';
-import type { ShipmentRecord } from '../domain/shipments/shipments.js';
-import type { TrackingCheckpoint } from '../domain/shipments/tracking.js';
+import type { Checkpoint, ShipmentResponse } from '../../../contract/index.js';
+import type { ShipmentRecord } from './shipments.js';
+import type { TrackingCheckpoint } from './tracking.js';
 
 export function toCheckpointResponse(checkpoint: TrackingCheckpoint): z.input<typeof Checkpoint> {
   return {
