@@ -11,7 +11,7 @@ import { pickErrors } from './errors.js';
 import { RestAmountOut } from './money.js';
 import { OrderResponse } from './orders.js';
 import { keyRoute } from './policy.js';
-import { Checkpoint, ShipmentResponse } from './shipments.js';
+import { Checkpoint, DeliveryStatusSchema, ShipmentResponse } from './shipments.js';
 
 const c = initContract();
 
@@ -43,7 +43,6 @@ export const ENDPOINT_SECRET_PREFIX = 'whsec_';
 export const SECRET_ROTATION_OVERLAP_HOURS = 24;
 
 export const CANCELLATION_CAUSES = ['api', 'refund', 'platform'] as const;
-const DELIVERY_STATUSES = ['Active', 'Delivered', 'Exception', 'Cancelled'] as const;
 
 const OrderCancelledData = extendApi(
   OrderResponse.extend({
@@ -69,7 +68,7 @@ const PremiumReversedData = extendApi(
 
 const DeliveryStatusChangedData = extendApi(
   ShipmentResponse.extend({
-    previous_delivery_status: z.enum(DELIVERY_STATUSES).describe('The delivery status before this change.'),
+    previous_delivery_status: DeliveryStatusSchema.describe('The delivery status before this change.'),
     latest_checkpoint: extendApi(Checkpoint.nullable(), {
       title: 'LatestCheckpoint',
       description: 'The newest carrier scan, or null (a cancel has none).',

@@ -8,6 +8,11 @@ import { pickErrors } from './errors.js';
 
 const c = initContract();
 
+/** A shipment's delivery status: the one list, for the API, the events, the claim page and the domain. */
+export const DELIVERY_STATUSES = ['Active', 'Delivered', 'Exception', 'Cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export const DeliveryStatusSchema = z.enum(DELIVERY_STATUSES);
+
 /** A tracking number: spaces and dashes are stripped and the value upper-cased; anything else must be a letter or digit. */
 export const TrackingNumber = string(
   100,
@@ -64,7 +69,7 @@ export const ShipmentRequest = extendApi(
 
 export const Checkpoint = extendApi(
   z.object({
-    status: z.enum(['Active', 'Delivered', 'Exception', 'Cancelled']).describe('Delivery status this scan reports.'),
+    status: DeliveryStatusSchema.describe('Delivery status this scan reports.'),
     subtag: z.string().nullable().describe("The carrier's finer status, or null."),
     message: z.string().describe("The carrier's words for the scan."),
     location: z
@@ -87,7 +92,7 @@ export const ShipmentResponse = extendApi(
     merchant_id: z.string().describe('Store id.'),
     tracking_number: z.string().describe('Normalised.'),
     courier: z.string().describe('Carrier slug.'),
-    delivery_status: z.enum(['Active', 'Delivered', 'Exception', 'Cancelled']).describe('Latest delivery status, from the carrier scans.'),
+    delivery_status: DeliveryStatusSchema.describe('Latest delivery status, from the carrier scans.'),
     tracking_registration_status: z.literal('registered').describe('Always registered: the number is followed.'),
     tracking_url: z.string().nullable().describe("The carrier's public tracking page, once known, or null."),
     expected_delivery_date: z.string().nullable().describe("The carrier's estimated delivery date, or null."),

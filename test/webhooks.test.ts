@@ -375,6 +375,11 @@ describe('refund.created', () => {
     const order = await readOrder(id);
     expect(order.body).toMatchObject({ status: 'cancelled', paid_to_insure: 0 });
     expect(order.body.cancelled_on).not.toBeNull();
+    // The cancellation is audited as the merchant's is: who (the platform), why, and when.
+    const audited = await service.db.auditEvent.findMany({ where: { action: 'order.cancelled', subjectId: order.body.id } });
+    expect(audited).toHaveLength(1);
+    expect(audited[0]).toMatchObject({ actorKind: 'platform', subjectType: 'order', details: { cause: 'refund' } });
+    expect(audited[0]?.createdAt.toISOString()).toBe(order.body.cancelled_on);
     const claim = await call(service.baseUrl, 'POST', '/v1/claims', { key: shop.liveKey, body: { source_order_id: id, reason: 'lost' } });
     expect(claim.status).toBe(409);
   });

@@ -32,6 +32,14 @@ export const ConsoleSettings = z.object({
 });
 
 /** What a store may set of its claim page (the console and the CLI take the same). */
+/** A claim window, in days: the one range, which the domain checks too, whatever the door. */
+export const CLAIM_WINDOW_DAYS = { min: 1, max: 365 } as const;
+const WindowDays = z
+  .number()
+  .int('must be a whole number')
+  .min(CLAIM_WINDOW_DAYS.min, `must be at least ${CLAIM_WINDOW_DAYS.min}`)
+  .max(CLAIM_WINDOW_DAYS.max, `must be at most ${CLAIM_WINDOW_DAYS.max}`);
+
 export const ClaimPagePatch = z.object({
   accent_color: z
     .string()
@@ -41,8 +49,8 @@ export const ClaimPagePatch = z.object({
     .describe('null returns to the default.'),
   support_email: string(254, z.string().email('must be an email address')).nullable().optional(),
   support_url: string(2000, z.string().url('must be a URL').regex(/^https:\/\//i, 'must start with https://')).nullable().optional(),
-  lost_after_days: z.number().int('must be a whole number').min(1, 'must be at least 1').max(365, 'must be at most 365').optional(),
-  after_delivery_days: z.number().int('must be a whole number').min(1, 'must be at least 1').max(365, 'must be at most 365').optional(),
+  lost_after_days: WindowDays.optional(),
+  after_delivery_days: WindowDays.optional(),
 });
 
 export const ConsoleSettingsPatch = z.object({

@@ -9,7 +9,8 @@ import { CLAIM_REASONS, CLAIM_STATUSES } from '../claims.js';
 import { DateTime, string, text } from '../common.js';
 import { pickErrors } from '../errors.js';
 import { shopperLookupRoute, shopperRoute, shopperSessionRoute } from '../policy.js';
-import { TrackingNumber } from '../shipments.js';
+import { DeliveryStatusSchema, TrackingNumber } from '../shipments.js';
+import { SLUG_PATTERN, SLUG_RULE } from '../slug.js';
 
 const c = initContract();
 
@@ -36,9 +37,8 @@ export const shopperApiBase = (storeSlug: string) => `/shopper/api/stores/${stor
 /** A store logo's URL, naming its version so a new logo is never served from a cache. */
 export const storeLogoUrl = (storeSlug: string, version: string) => `${shopperApiBase(storeSlug)}/logo?v=${version}`;
 
-const StoreSlug = z.object({ store_slug: string(100, z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be a store slug')) });
+const StoreSlug = z.object({ store_slug: string(100, z.string().regex(SLUG_PATTERN, SLUG_RULE)) });
 const ClaimReason = z.enum(CLAIM_REASONS, { errorMap: () => ({ message: `must be one of ${CLAIM_REASONS.join(', ')}` }) });
-const DeliveryStatus = z.enum(['Active', 'Delivered', 'Exception', 'Cancelled']);
 
 export const ShopperStore = z.object({
   name: z.string(),
@@ -78,12 +78,12 @@ export const ShopperShipment = z.object({
   tracking_number: z.string(),
   carrier: z.string().describe('The carrier by name, or "Unknown carrier".'),
   tracking_url: z.string().nullable(),
-  status: DeliveryStatus,
+  status: DeliveryStatusSchema,
   expected_delivery_date: z.string().nullable(),
   delivered_on: DateTime.nullable(),
   items: z.array(ShopperItem).describe('What this parcel carries (the whole order when the store did not say).'),
   checkpoints: z
-    .array(z.object({ status: DeliveryStatus, message: z.string(), location: z.string().nullable(), occurred_at: DateTime }))
+    .array(z.object({ status: DeliveryStatusSchema, message: z.string(), location: z.string().nullable(), occurred_at: DateTime }))
     .describe('Carrier scans, newest first.'),
   open_claim_id: z.string().nullable().describe('The open claim on this parcel, if any: one at a time.'),
   claim_windows: z.array(ClaimWindow),

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { BillingMonth } from '../../contract/billing.js';
 import { CLAIM_REASONS, CLAIM_STATUSES } from '../../contract/claims.js';
-import { ClaimPagePatch } from '../../contract/console/settings.js';
+import { ClaimPagePatch, CLAIM_WINDOW_DAYS } from '../../contract/console/settings.js';
 import { majorTextToCents, QUOTE_AMOUNT_PATTERN } from '../../contract/money.js';
 import { MIN_SECRET_LENGTH } from '../domain/platforms/platforms.js';
 import { SLUG_PATTERN, SLUG_RULE } from '../domain/stores/slug.js';
@@ -124,7 +124,10 @@ export const BillingReportOptions = z.object({
 
 const WindowDays = z
   .string()
-  .refine((text) => /^\d{1,3}$/.test(text) && Number(text) >= 1 && Number(text) <= 365, 'must be a whole number of days from 1 to 365')
+  .refine(
+    (text) => /^\d{1,3}$/.test(text) && Number(text) >= CLAIM_WINDOW_DAYS.min && Number(text) <= CLAIM_WINDOW_DAYS.max,
+    `must be a whole number of days from ${CLAIM_WINDOW_DAYS.min} to ${CLAIM_WINDOW_DAYS.max}`,
+  )
   .transform(Number);
 
 /** The claim page's settings; the values are then checked by the same schema as the console's. */

@@ -2,7 +2,7 @@
 // route declares the least role it needs (contract/console); a change (any method but GET) must
 // also carry the session's CSRF token and come from this origin. Login and password setup open a
 // session, so they need neither, but the origin rule still holds for them.
-import { parseCookie, stringifySetCookie } from 'cookie';
+import { parseCookie } from 'cookie';
 import type { Request, RequestHandler, Response } from 'express';
 import { SESSION_COOKIE, CSRF_HEADER } from '../../contract/console/index.js';
 import { csrfTokenMatches, findSession, type ConsoleSessionRecord } from '../domain/access/console-sessions.js';
@@ -13,9 +13,9 @@ import type { StoreScope } from '../domain/access/actor.js';
 import { findStoreBySlug } from '../domain/stores/stores.js';
 import type { Database } from '../db/client.js';
 import { routePolicy } from './route-policy.js';
+import { setSessionCookieOf } from './session-cookie.js';
 import './request-types.js';
 
-export const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 /** The session token the browser presented, if any. */
 export function presentedSessionToken(req: Request): string | undefined {
@@ -23,18 +23,9 @@ export function presentedSessionToken(req: Request): string | undefined {
   return header === undefined ? undefined : parseCookie(header)[SESSION_COOKIE];
 }
 
-/** The session cookie: HttpOnly, SameSite=Lax, scoped to /console, Secure unless served on localhost. */
+/** The session cookie: SameSite=Lax, scoped to /console (http/session-cookie.ts for the rest). */
 export function setSessionCookie(req: Request, res: Response, session: Pick<ConsoleSessionRecord, 'token' | 'expiresAt'> | null): void {
-  const cookie = stringifySetCookie({
-    name: SESSION_COOKIE,
-    value: session?.token ?? '',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: !LOCAL_HOSTS.has(req.hostname),
-    path: '/console',
-    ...(session === null ? { maxAge: 0 } : { expires: session.expiresAt }),
-  });
-  res.append('Set-Cookie', cookie);
+  setSessionCookieOf(req, res, { name: SESSION_COOKIE, path: '/console', sameSite: 'lax' }, session);
 }
 
 /** A change must come from the console's own origin: a browser always sends Origin on one. */

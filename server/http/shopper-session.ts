@@ -2,13 +2,14 @@
 // route's answer is kept by no cache; a change must come from this origin; a session route needs
 // the shopper-session cookie, and a change its CSRF token too. The cookie is HttpOnly,
 // SameSite=Strict and scoped to one store's API path, so a browser never sends it elsewhere.
-import { parseCookie, stringifySetCookie } from 'cookie';
+import { parseCookie } from 'cookie';
 import type { Request, RequestHandler, Response } from 'express';
 import { SHOPPER_CSRF_HEADER, SHOPPER_SESSION_COOKIE, shopperApiBase } from '../../contract/shopper/index.js';
 import type { Clock } from '../domain/kernel/clock.js';
 import { AppError } from '../domain/kernel/errors.js';
 import type { IssuedShopperSession, ShopperSession, ShopperSessions } from '../domain/access/shopper-sessions.js';
-import { LOCAL_HOSTS, sameOrigin } from './console-session.js';
+import { sameOrigin } from './console-session.js';
+import { setSessionCookieOf } from './session-cookie.js';
 import { routePolicy } from './route-policy.js';
 import './request-types.js';
 
@@ -19,18 +20,7 @@ const presentedToken = (req: Request): string | undefined => {
 
 /** Sets the session cookie for the store's API path, or clears it (null). */
 export function setShopperCookie(req: Request, res: Response, storeSlug: string, session: Pick<IssuedShopperSession, 'token' | 'expiresAt'> | null): void {
-  res.append(
-    'Set-Cookie',
-    stringifySetCookie({
-      name: SHOPPER_SESSION_COOKIE,
-      value: session?.token ?? '',
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: !LOCAL_HOSTS.has(req.hostname),
-      path: shopperApiBase(storeSlug),
-      ...(session === null ? { maxAge: 0 } : { expires: session.expiresAt }),
-    }),
-  );
+  setSessionCookieOf(req, res, { name: SHOPPER_SESSION_COOKIE, path: shopperApiBase(storeSlug), sameSite: 'strict' }, session);
 }
 
 export function shopperSession(deps: { shopperSessions: ShopperSessions; clock: Clock }): RequestHandler {

@@ -21,7 +21,7 @@ import { centsToMajorNumber } from '../../../contract/money.js';
 import { toOrderResponse } from '../orders/order-payload.js';
 import { openClaimExistsSql } from '../claims/claims.js';
 import { eventInsertSql, eventParameters, newEvent, type NewEvent } from '../events/events.js';
-import { cancelledAt, orderCancelledEvent, toOrderRecord, type OrderRecord } from '../orders/index.js';
+import { cancellationAuditSql, cancelledAt, orderCancelledEvent, toOrderRecord, type OrderRecord } from '../orders/index.js';
 import { orderWithLinesSql, toOrderRow, type OrderWithLinesRow } from '../orders/order-record.js';
 import { appliedAt, type Clock } from '../kernel/clock.js';
 import { AppError } from '../kernel/errors.js';
@@ -158,6 +158,9 @@ const REFUND_TARGET: HotStatement = {
           ${openClaimExistsSql('o.id')} AS has_open_claim`),
 };
 
+/** The cancellation's audit row, as cancelOrder writes it, with the cancellation event's actor and time. */
+const CANCELLED_AUDIT = cancellationAuditSql({ storeId: '$1::uuid', orderId: '$2::uuid', actorKind: '$20::actor_kind', actorId: '$21', cause: "'refund'", at: '$23::timestamptz', when: '$11::boolean' });
+
 /** The reversal's event follows the refund's eleven parameters, the cancellation's follows it. */
 const REVERSED_EVENT = eventInsertSql(12, { name: 'reversed_event', from: 'r', where: '$6::bigint > 0' });
 const CANCELLED_EVENT = eventInsertSql(18, { name: 'cancelled_event', from: 'reversed_event', where: '$11::boolean' });
@@ -183,6 +186,8 @@ const WRITE_REFUND: HotStatement = {
                              cancelled_on = CASE WHEN $11::boolean THEN $23::timestamptz ELSE cancelled_on END,
                              updated_on = CASE WHEN $11::boolean THEN $23::timestamptz ELSE $9::timestamptz END
             WHERE id = $2::uuid AND ($11::boolean OR $6::bigint > 0)
+         ), cancelled_audit AS (
+           ${CANCELLED_AUDIT}
          ), reversed_event AS (
            ${REVERSED_EVENT.event}
          ), reversed_deliveries AS (

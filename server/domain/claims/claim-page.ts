@@ -3,7 +3,7 @@
 // through these functions; read by the claim page.
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import type { ClaimPagePatch } from '../../../contract/console/settings.js';
+import { CLAIM_WINDOW_DAYS, type ClaimPagePatch } from '../../../contract/console/settings.js';
 import type { Database } from '../../db/client.js';
 import type { Actor } from '../access/actor.js';
 import { recordAudit } from '../access/audit.js';
@@ -60,6 +60,17 @@ export async function claimPageSettings(db: Database, where: { slug: string } | 
 
 /** Changes what the patch names; null clears an optional setting. */
 export async function updateClaimPage(db: Database, actor: Actor, storeId: string, change: ClaimPageChange, now: Date): Promise<void> {
+  const outOfRange = (['lost_after_days', 'after_delivery_days'] as const).filter((field) => {
+    const days = change[field];
+    return days !== undefined && !(Number.isInteger(days) && days >= CLAIM_WINDOW_DAYS.min && days <= CLAIM_WINDOW_DAYS.max);
+  });
+  if (outOfRange.length > 0) {
+    throw new AppError(
+      'invalid_request',
+      'A claim window is out of range.',
+      outOfRange.map((field) => ({ field, message: `must be a whole number of days from ${CLAIM_WINDOW_DAYS.min} to ${CLAIM_WINDOW_DAYS.max}` })),
+    );
+  }
   const data = {
     ...(change.accent_color === undefined ? {} : { brandAccentColor: change.accent_color?.toLowerCase() ?? null }),
     ...(change.support_email === undefined ? {} : { supportEmail: change.support_email }),

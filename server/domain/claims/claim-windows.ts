@@ -5,6 +5,7 @@
 // claim page shows each window with its reason, and createClaim holds a shopper to them; a store
 // filing through its API or the operator may file outside them, at the store's discretion.
 import type { ClaimReason } from './claims.js';
+import type { DeliveryStatus } from '../../../contract/shipments.js';
 
 export interface ClaimWindowSettings {
   lostAfterDays: number;
@@ -13,7 +14,7 @@ export interface ClaimWindowSettings {
 
 /** What the windows are judged on: a parcel's status and its carrier scans. */
 export interface ParcelProgress {
-  deliveryStatus: 'Active' | 'Delivered' | 'Exception' | 'Cancelled';
+  deliveryStatus: DeliveryStatus;
   createdOn: Date;
   updatedOn: Date;
   cancelledOn: Date | null;

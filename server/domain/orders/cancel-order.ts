@@ -27,6 +27,16 @@ export const cancelledAt = (order: OrderRecord, now: Date): OrderRecord => ({ ..
 export const orderCancelledEvent = (cancelled: OrderRecord, cause: CancellationCause) =>
   newEvent('order.cancelled', { ...toOrderResponse(cancelled), cancellation_cause: cause });
 
+/**
+ * The audit row of a cancellation, as the part of a statement that writes it (the refund's single
+ * statement cancels there, billing/refunds.ts); cancelOrder writes the same row. Expressions:
+ * store id, order id, actor kind and id, cause, time, and the condition under which it is written.
+ */
+export const cancellationAuditSql = (v: { storeId: string; orderId: string; actorKind: string; actorId: string; cause: string; at: string; when: string }) =>
+  `INSERT INTO audit_events (store_id, actor_kind, actor_id, action, subject_type, subject_id, details, created_at)
+   SELECT ${v.storeId}, ${v.actorKind}, ${v.actorId}, 'order.cancelled', 'order', ${v.orderId}::text, jsonb_build_object('cause', ${v.cause}::text), ${v.at}
+    WHERE ${v.when}`;
+
 export async function cancelOrder(db: Database, scope: StoreScope, sourceOrderId: string, clock: Clock): Promise<OrderRecord> {
   return db.$transaction(async (tx) => {
     const current = await lockOrder(tx, scope.store.id, sourceOrderId);
@@ -40,7 +50,8 @@ export async function cancelOrder(db: Database, scope: StoreScope, sourceOrderId
       await tx.order.update({ where: { id: current.id }, data: { status: 'cancelled', cancelledOn: now, updatedOn: now }, include: orderInclude }),
     );
     await emitEvent(tx, scope.actor, scope.store.id, orderCancelledEvent(cancelled, cancellationCauseOf(scope.actor)), now);
-    await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'order.cancelled', subject: { type: 'order', id: current.id }, at: now });
+    const details = { cause: cancellationCauseOf(scope.actor) };
+    await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'order.cancelled', subject: { type: 'order', id: current.id }, details, at: now });
     return cancelled;
   });
 }

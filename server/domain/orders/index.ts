@@ -1,5 +1,5 @@
 // Order commands, one verb-noun file each, and the one order shape they answer.
-export { cancelledAt, cancelOrder, orderCancelledEvent } from './cancel-order.js';
+export { cancellationAuditSql, cancelledAt, cancelOrder, orderCancelledEvent } from './cancel-order.js';
 export { assertUniqueLineItemIds, createOrder, insertOrder, orderColumns, OrderExistsError, type LineItemRow, type OrderColumns } from './create-order.js';
 export { getOrder } from './get-order.js';
 export { toOrderResponse } from './order-payload.js';

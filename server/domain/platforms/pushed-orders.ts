@@ -10,7 +10,7 @@ import { isUniqueViolation, type Database, type HotStatement } from '../../db/cl
 import type { PlatformScope } from '../access/actor.js';
 import { AppError } from '../kernel/errors.js';
 import { ledgerTotals } from '../billing/ledger.js';
-import { insertOrder, priceNewOrder, priceWithoutQuote, pricingColumns, type LineItemRow } from '../orders/index.js';
+import { insertOrder, lineItemRows, priceNewOrder, priceWithoutQuote, pricingColumns, type LineItemRow } from '../orders/index.js';
 import { findProtectionLine } from '../orders/protection-line.js';
 
 export type OrderPlaced = z.output<typeof OrderPlacedMessage>;
@@ -93,19 +93,12 @@ export async function ingestPushedOrder(
     }
   }
 
-  const merchandise: LineItemRow[] = order.line_items
-    .filter((_, index) => index !== protectionIndex)
-    .map((line, position) => ({
-      position,
-      sourceId: line.id,
-      name: line.title,
-      priceCents: line.unit_price_cents,
-      quantity: line.quantity,
-      sourceProductId: line.product_id ?? null,
-      sku: line.sku ?? null,
-      isInsured: null,
-      imageUrl: null,
-    }));
+  // A platform's line read as the API's, then stored as every order's lines are (lineItemRows).
+  const merchandise: LineItemRow[] = lineItemRows(
+    order.line_items
+      .filter((_, index) => index !== protectionIndex)
+      .map((line) => ({ source_id: line.id, name: line.title, price: line.unit_price_cents, quantity: line.quantity, source_product_id: line.product_id ?? undefined, sku: line.sku ?? undefined })),
+  );
   const createdOn = new Date(order.created_at);
   const inserted = await insertOrder(db, {
     columns: {

@@ -4,7 +4,9 @@
 // EasyPost (EASYPOST_API_KEY), in server/tracking/.
 
 /** A shipment's delivery_status. Cancelled is set by the service, never reported by a carrier. */
-export type DeliveryStatus = 'Active' | 'Delivered' | 'Exception' | 'Cancelled';
+import type { DeliveryStatus } from '../../../contract/shipments.js';
+
+export type { DeliveryStatus };
 export type CarrierDeliveryStatus = Exclude<DeliveryStatus, 'Cancelled'>;
 
 export interface CheckpointLocation {

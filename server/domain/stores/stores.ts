@@ -156,6 +156,12 @@ export const MAX_RETENTION_DAYS = 36_500;
 
 export async function updateStoreDeclarations(db: Database, actor: Actor, slug: string, declarations: StoreDeclarations): Promise<StoreContext> {
   assertValidSettings({ protectionSkus: declarations.protectionSkus, woocommerceWebhookSecret: declarations.woocommerceWebhookSecret });
+  const retention = declarations.personalDataRetentionDays;
+  if (retention !== undefined && !(Number.isInteger(retention) && retention >= 1 && retention <= MAX_RETENTION_DAYS)) {
+    throw new AppError('invalid_request', 'The retention is out of range.', [
+      { field: 'personal_data_retention_days', message: `must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}` },
+    ]);
+  }
   return db.$transaction(async (tx) => {
     const existing = await tx.store.findUnique({ where: { slug } });
     if (!existing) throw new AppError('not_found', `No store with slug "${slug}".`);
