@@ -4,7 +4,7 @@ import type { Database } from './db/client.js';
 import type { ApiKeyCache } from './domain/access/api-key-cache.js';
 import type { Clock } from './domain/kernel/clock.js';
 import type { VerificationSettings } from './domain/addresses/address-verification.js';
-import type { ShipmentTracking } from './domain/shipments/shipments.js';
+import type { ShipmentTracking } from './domain/shipments/index.js';
 import type { Metrics } from './http/metrics.js';
 import type { RateLimiting } from './http/rate-limit.js';
 import type { RequestLog } from './domain/access/request-log.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_PAGE_LIMIT } from '../contract/console/index.js';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
-import { pollShipment } from '../server/domain/shipments/shipments.js';
+import { pollShipment } from '../server/domain/shipments/index.js';
 import {
   artifacts,
   DESKTOP,

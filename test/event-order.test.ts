@@ -8,7 +8,7 @@
 //   - no re-pricing of an order is dated after its cancellation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClaimStatus, type ClaimStatus } from '../server/domain/claims/claims.js';
-import { applyTrackingReport } from '../server/domain/shipments/shipments.js';
+import { applyTrackingReport } from '../server/domain/shipments/index.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 

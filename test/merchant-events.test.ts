@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { EVENT_RETENTION_DAYS, sweepExpiredEvents } from '../server/domain/events/events.js';
-import { pollShipment } from '../server/domain/shipments/shipments.js';
+import { pollShipment } from '../server/domain/shipments/index.js';
 import { MAX_ENDPOINTS_PER_STORE } from '../server/domain/events/webhook-endpoints.js';
 import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';

@@ -4,7 +4,7 @@ import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClaimStatus } from '../server/domain/claims/claims.js';
 import { erasePersonalDataPastRetention } from '../server/domain/privacy/personal-data-retention.js';
-import { pollShipment } from '../server/domain/shipments/shipments.js';
+import { pollShipment } from '../server/domain/shipments/index.js';
 import { RETENTION_CRON, RETENTION_QUEUE } from '../server/jobs/personal-data-retention.js';
 import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';

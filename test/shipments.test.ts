@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startJobQueue } from '../server/jobs/queue.js';
 import { queueFirstPolls } from '../server/jobs/tracking-jobs.js';
 import { createLogger } from '../server/logger.js';
-import { applyTrackingReport, pollShipment } from '../server/domain/shipments/shipments.js';
+import { applyTrackingReport, pollShipment } from '../server/domain/shipments/index.js';
 import type { ShipmentToTrack, TrackingProvider, TrackingReport } from '../server/domain/shipments/tracking.js';
 import { createSandboxProvider } from '../server/tracking/sandbox.js';
 import { call, metricValue, orderBody, tableCounts } from './support/http.js';

@@ -12,7 +12,7 @@ import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { inConnectionTransaction, type Database, type HotStatement } from '../db/client.js';
 import type { Clock } from '../domain/kernel/clock.js';
-import { pollShipment } from '../domain/shipments/shipments.js';
+import { pollShipment } from '../domain/shipments/index.js';
 import type { PollScheduler, TrackingProvider } from '../domain/shipments/tracking.js';
 import { TrackingUnavailableError } from '../domain/shipments/tracking.js';
 import { inTransaction, onConnection } from './queue.js';

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { fieldErrorsFromIssues, ShipmentRequest, shipmentsContract } from '../../contract/index.js';
 import { toShipmentResponse } from '../domain/shipments/shipment-payload.js';
-import { cancelShipment, getShipment, updateShipmentAsProfileAllows, type ShipmentInput, type ShipmentUpdate } from '../domain/shipments/shipments.js';
+import { cancelShipment, getShipment, updateShipmentAsProfileAllows, type ShipmentInput, type ShipmentUpdate } from '../domain/shipments/index.js';
 import type { WholeBody } from '../domain/orders/index.js';
 import type { StoreScope } from '../domain/access/actor.js';
 import type { AppDeps } from '../deps.js';

@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import { setStoreLogo, updateClaimPage } from '../../server/domain/claims/claim-page.js';
-import { pollShipment } from '../../server/domain/shipments/shipments.js';
+import { pollShipment } from '../../server/domain/shipments/index.js';
 import { call, orderBody } from './http.js';
 import { seedStore, TEST_OPERATOR, type SeededStore, type TestService } from './service.js';
 

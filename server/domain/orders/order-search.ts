@@ -8,7 +8,7 @@ import { ledgerTotals } from '../billing/ledger.js';
 import { afterCursor, decodePageCursor, pageOf, type PageCursor } from '../kernel/page-cursor.js';
 import { getOrder, type OrderRecord } from './index.js';
 import { hasPersonalData } from '../privacy/personal-data.js';
-import { listOrderShipments, type ShipmentRecord } from '../shipments/shipments.js';
+import { listOrderShipments, type ShipmentRecord } from '../shipments/index.js';
 
 export interface OrderSummary {
   id: string;

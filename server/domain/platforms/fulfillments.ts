@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { FulfillmentCreatedMessage } from '../../../contract/webhooks.js';
 import type { Database } from '../../db/client.js';
 import { testModeTargetOn } from './pushed-orders.js';
-import { insertShipments, resolveCourier, type ShipmentTracking } from '../shipments/shipments.js';
+import { insertShipments, resolveCourier, type ShipmentTracking } from '../shipments/index.js';
 
 export type FulfillmentCreated = z.output<typeof FulfillmentCreatedMessage>;
 

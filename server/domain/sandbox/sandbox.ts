@@ -22,7 +22,7 @@ import {
   type OrderRecord,
 } from '../orders/index.js';
 import { assertMerchantIdFits, createQuote, priceQuote, type QuoteInput, type QuoteRecord } from '../quotes/quotes.js';
-import { createShipment, newShipmentRecord, resolveCourier, type ShipmentInput, type ShipmentRecord, type ShipmentTracking } from '../shipments/shipments.js';
+import { createShipment, newShipmentRecord, resolveCourier, type ShipmentInput, type ShipmentRecord, type ShipmentTracking } from '../shipments/index.js';
 
 const testId = () => `test_${randomUUID()}`;
 

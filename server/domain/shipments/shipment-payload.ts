@@ -2,7 +2,7 @@
 // contract's types.
 import type { z } from 'zod';
 import type { Checkpoint, ShipmentResponse } from '../../../contract/index.js';
-import type { ShipmentRecord } from './shipments.js';
+import type { ShipmentRecord } from './shipment-record.js';
 import type { TrackingCheckpoint } from './tracking.js';
 
 export function toCheckpointResponse(checkpoint: TrackingCheckpoint): z.input<typeof Checkpoint> {

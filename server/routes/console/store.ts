@@ -7,7 +7,7 @@ import { monthLedgerEntries, billingStatement } from '../../domain/billing/billi
 import { CLAIM_TRANSITIONS, claimHistory, getClaim, listStoreClaims, setClaimStatus, type ClaimRecord } from '../../domain/claims/claims.js';
 import { readClaimPhoto } from '../../domain/claims/claim-photos.js';
 import { orderHistory, searchOrders } from '../../domain/orders/order-search.js';
-import { getShipment, shipmentOrder, updateShipment, type ShipmentRecord } from '../../domain/shipments/shipments.js';
+import { getShipment, shipmentOrder, updateShipment, type ShipmentRecord } from '../../domain/shipments/index.js';
 import type { StoreScope } from '../../domain/access/actor.js';
 import { listDeliveries } from '../../domain/events/event-delivery.js';
 import { listEndpoints } from '../../domain/events/webhook-endpoints.js';

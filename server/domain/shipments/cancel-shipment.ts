@@ -1,0 +1,38 @@
+// Cancelling a shipment: refused while a claim on it is open; dated once its locks are held.
+import type { Database } from '../../db/client.js';
+import { toShipmentResponse } from './shipment-payload.js';
+import type { StoreScope } from '../access/actor.js';
+import { emitEvent, newEvent } from '../events/events.js';
+import { hasOpenClaim } from '../claims/claims.js';
+import { appliedAt, type Clock } from '../kernel/clock.js';
+import { AppError } from '../kernel/errors.js';
+import { emitDeliveryStatusChanged, findShipment, shipmentInclude, shipmentNotFound, type ShipmentRecord, toShipmentRecord } from './shipment-record.js';
+
+export async function cancelShipment(db: Database, scope: StoreScope, trackingNumber: string, clock: Clock): Promise<ShipmentRecord> {
+  return db.$transaction(async (tx) => {
+    const found = await findShipment(tx, scope.store.id, trackingNumber);
+    if (!found) throw shipmentNotFound(trackingNumber);
+    // Order row first, then the shipment: the same lock order as filing a claim, so the two queue up.
+    await tx.$queryRaw`SELECT id FROM orders WHERE id = ${found.orderId}::uuid FOR UPDATE`;
+    await tx.$queryRaw`SELECT id FROM shipments WHERE id = ${found.id}::uuid FOR UPDATE`;
+    const current = await tx.shipment.findUniqueOrThrow({ where: { id: found.id }, include: shipmentInclude });
+    // Dated once both locks are held: after any tracking report or change applied before it. The
+    // cancellation's own event follows the status change a millisecond later (domain/kernel/clock.ts).
+    const now = appliedAt(clock, current.updatedOn);
+    const cancelledOn = new Date(now.getTime() + 1);
+    if (current.cancelledOn !== null) return toShipmentRecord(current);
+    if (await hasOpenClaim(tx, { orderId: current.orderId, shipmentId: current.id })) {
+      throw new AppError('conflict', 'The shipment has an open claim; it cannot be cancelled until the claim is resolved.');
+    }
+    const shipment = toShipmentRecord(
+      await tx.shipment.update({
+        where: { id: current.id },
+        data: { deliveryStatus: 'Cancelled', cancelledOn, updatedOn: cancelledOn },
+        include: shipmentInclude,
+      }),
+    );
+    await emitDeliveryStatusChanged(tx, scope.actor, shipment, current.deliveryStatus, now);
+    await emitEvent(tx, scope.actor, scope.store.id, newEvent('shipment.cancelled', toShipmentResponse(shipment)), cancelledOn);
+    return shipment;
+  });
+}

@@ -1,0 +1,71 @@
+// Following a shipment: one poll of its provider, or a provider's webhook, each ending in
+// applyTrackingReport.
+import type { Database, Prisma } from '../../db/client.js';
+import type { Actor } from '../access/actor.js';
+import type { PollScheduler, TrackingProvider, TrackingReport } from './tracking.js';
+import { applyTrackingReport } from './apply-tracking-report.js';
+import { type MerchantMessage, POLLING_GIVES_UP_AFTER_MS, UNKNOWN_COURIER } from './shipment-record.js';
+
+async function addMerchantMessageOnce(db: Database, shipmentId: string, message: MerchantMessage): Promise<void> {
+  const row = await db.shipment.findUnique({ where: { id: shipmentId }, select: { merchantMessages: true } });
+  const messages = (row?.merchantMessages ?? []) as unknown as MerchantMessage[];
+  if (messages.some((m) => m.code === message.code)) return;
+  await db.shipment.update({ where: { id: shipmentId }, data: { merchantMessages: [...messages, message] as unknown as Prisma.InputJsonValue } });
+}
+
+export type PollOutcome = 'again' | 'stop';
+
+/** Who changes a shipment from carrier reports: the service's own poll, or the provider's webhook. */
+const TRACKING_POLL_ACTOR: Actor = { kind: 'system', job: 'tracking-poll' };
+const TRACKING_WEBHOOK_ACTOR: Actor = { kind: 'system', job: 'tracking-webhook' };
+
+/**
+ * One poll of one shipment: register it with the provider if needed, fetch the report and apply
+ * it, scheduling the next poll in the same transaction. Cancelled and delivered shipments, unknown
+ * carriers and shipments older than the polling window stop here.
+ */
+export async function pollShipment(
+  db: Database,
+  provider: TrackingProvider,
+  scheduler: PollScheduler,
+  shipmentId: string,
+  now: Date,
+  nextPollAt: Date,
+): Promise<PollOutcome> {
+  const shipment = await db.shipment.findUnique({ where: { id: shipmentId } });
+  if (!shipment || shipment.cancelledOn !== null || shipment.deliveryStatus === 'Delivered') return 'stop';
+  if (shipment.courier === UNKNOWN_COURIER) {
+    await addMerchantMessageOnce(db, shipment.id, {
+      code: 'carrier_unknown',
+      message: 'The carrier could not be told from this tracking number, so it is not tracked. Set courier_id with an update.',
+      created_on: now.toISOString(),
+    });
+    return 'stop';
+  }
+  if (now.getTime() - shipment.createdOn.getTime() > POLLING_GIVES_UP_AFTER_MS) return 'stop';
+
+  const target = {
+    trackingNumber: shipment.trackingNumber,
+    courier: shipment.courier,
+    providerRef: shipment.providerRef,
+    registeredAt: shipment.createdOn,
+  };
+  if (target.providerRef === null) {
+    const { providerRef } = await provider.register(target);
+    if (providerRef !== null) {
+      await db.shipment.update({ where: { id: shipment.id }, data: { providerRef } });
+      target.providerRef = providerRef;
+    }
+  }
+  const report = await provider.fetch(target, now);
+  const status = await applyTrackingReport(db, TRACKING_POLL_ACTOR, shipment.id, report, now, { scheduler, startAfter: nextPollAt });
+  return status === null || status === 'Delivered' || status === 'Cancelled' ? 'stop' : 'again';
+}
+
+/** A provider webhook names its own id for the shipment; false when no active shipment follows it. */
+export async function applyProviderEvent(db: Database, providerRef: string, report: TrackingReport, now: Date): Promise<boolean> {
+  const shipment = await db.shipment.findFirst({ where: { providerRef, cancelledOn: null }, select: { id: true } });
+  if (!shipment) return false;
+  await applyTrackingReport(db, TRACKING_WEBHOOK_ACTOR, shipment.id, report, now);
+  return true;
+}
