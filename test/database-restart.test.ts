@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createDatabase, type Database } from '../server/db/client.js';
 import { ensureDatabase, startEmbeddedCluster, type EmbeddedCluster } from '../server/db/embedded.js';
 import { migrate } from '../server/db/migrate.js';
@@ -30,14 +30,16 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
+/** Retries `attempt` (a failure counts as not yet) until it gives a value; rejects after `timeoutMs`. */
 async function waitUntil<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const result = await attempt().catch(() => undefined);
-    if (result !== undefined) return result;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return vi.waitFor(
+    async () => {
+      const result = await attempt().catch(() => undefined);
+      if (result === undefined) throw new Error(`timed out waiting for ${what}`);
+      return result;
+    },
+    { timeout: timeoutMs, interval: 100 },
+  );
 }
 
 describe('a database that goes away under live traffic', () => {
@@ -113,6 +115,7 @@ describe('a database that goes away under live traffic', () => {
 
     // 2. A restart: fast shutdown, then the same data directory on the same port.
     await db.$disconnect();
+    const beforeStop = answers.length;
     await cluster.stop();
     const down = await createOrder();
     expect(down.status).toBe(500);
@@ -120,7 +123,9 @@ describe('a database that goes away under live traffic', () => {
     expect(down.retryAfter).toBe('5');
     expect(await ready()).toBe(503);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // traffic meets the closed port for a while
+    // The live traffic meets the closed port too (rather than a fixed 1.5 s of it): wait until it
+    // has been answered 500 three times; every answer is checked at the end.
+    await waitUntil('live traffic answered while the database is down', async () => (answers.slice(beforeStop).filter((a) => a.status === 500).length >= 3 ? true : undefined), 15_000);
 
     cluster = await startEmbeddedCluster({ dataDir, port: cluster.port });
     db = createDatabase(databaseUrl);

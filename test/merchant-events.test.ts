@@ -11,6 +11,7 @@ import { MAX_ENDPOINTS_PER_STORE } from '../server/domain/events/webhook-endpoin
 import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
 import { startEventReceiver, verifiedWith, type EventReceiver, type ReceivedEvent } from './support/event-receiver.js';
+import { deliveriesSettled } from './support/event-deliveries.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
 
 const HOUR = 3600_000;
@@ -313,14 +314,29 @@ describe('delivery', () => {
       expect(read.body).toMatchObject({ status: 'disabled', disabled_reason: 'failing', failing_since: expect.any(String) });
       const log = await call(service.baseUrl, 'GET', `/v1/webhook_endpoints/${endpoint.id}/deliveries`, { key: store.liveKey });
       expect(log.body.data[0]).toMatchObject({ status: 'failed', attempt_count: 4, next_attempt_on: null });
-      // Disabled: a new event is not sent to it.
-      expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody() })).status).toBe(201);
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      expect(receiver.received).toHaveLength(4);
+      // Disabled: a new event is not sent to it. Rather than sleep and see nothing, a positive
+      // control: a second, enabled endpoint of the store, subscribed to the same type, gets the same
+      // event through the same dispatcher and worker. Once it has, and the store's deliveries are
+      // over (none pending, no job queued or running), nothing is on its way to the disabled one
+      // either, and its log shows nothing was queued for it.
+      const failedEventId = log.body.data[0].event_id as string;
+      const control = await startEventReceiver();
+      try {
+        await endpointFor(control, ['order.created'], store);
+        const next = await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody() });
+        expect(next.status).toBe(201);
+        await control.waitFor((received) => received.length >= 1);
+        expect(control.received[0]?.event).toMatchObject({ type: 'order.created', data: next.body });
+        await deliveriesSettled(service.db, store.store.id);
+        expect(receiver.received).toHaveLength(4);
+        const logNow = await call(service.baseUrl, 'GET', `/v1/webhook_endpoints/${endpoint.id}/deliveries`, { key: store.liveKey });
+        expect(logNow.body.data.map((d: { event_id: string }) => d.event_id)).toEqual([failedEventId]);
+      } finally {
+        await control.close();
+      }
       // Re-enabled and answering: a resend of the failed event arrives, with the same id.
       receiver.answer(() => 200);
       expect((await call(service.baseUrl, 'PATCH', `/v1/webhook_endpoints/${endpoint.id}`, { key: store.liveKey, body: { enabled: true } })).body.status).toBe('enabled');
-      const failedEventId = log.body.data[0].event_id as string;
       const resent = await call(service.baseUrl, 'POST', `/v1/events/${failedEventId}/resend`, { key: store.liveKey, body: { endpoint_id: endpoint.id } });
       expect(resent.status).toBe(202);
       expect(resent.body.data).toHaveLength(1);
@@ -368,15 +384,30 @@ describe('delivery', () => {
         ),
       );
       for (const receiver of receivers) await receiver.waitFor((received) => received.length >= orders);
-      // Give a duplicate time to show up.
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      // Not a sleep for a duplicate to show up: once nothing is pending and no delivery job of the
+      // store is queued or running on either instance, no attempt can still be on its way.
+      await deliveriesSettled(service.db, store.store.id);
       for (const receiver of receivers) {
         const ids = receiver.received.map((delivery) => delivery.event.id);
         expect(ids).toHaveLength(orders);
         expect(new Set(ids).size).toBe(orders);
       }
-      const attempts = await service.db.webhookDeliveryAttempt.count({ where: { delivery: { endpoint: { storeId: store.store.id } } } });
-      expect(attempts).toBe(orders * receivers.length);
+      const attempts = () => service.db.webhookDeliveryAttempt.count({ where: { delivery: { endpoint: { storeId: store.store.id } } } });
+      expect(await attempts()).toBe(orders * receivers.length);
+      // Positive control: a second delivery of one event, made on purpose (a resend to every
+      // endpoint), is seen by the same wait and the same count, so a duplicate would have been.
+      const repeated = receivers[0]?.received[0]?.event.id as string;
+      const resent = await call(second.baseUrl, 'POST', `/v1/events/${repeated}/resend`, { key: store.liveKey, body: {} });
+      expect(resent.status).toBe(202);
+      expect(resent.body.data).toHaveLength(receivers.length);
+      await deliveriesSettled(service.db, store.store.id);
+      for (const receiver of receivers) {
+        const ids = receiver.received.map((delivery) => delivery.event.id);
+        expect(ids).toHaveLength(orders + 1);
+        expect(new Set(ids).size).toBe(orders);
+        expect(ids.filter((id) => id === repeated)).toHaveLength(2);
+      }
+      expect(await attempts()).toBe((orders + 1) * receivers.length);
     } finally {
       await Promise.all(receivers.map((receiver) => receiver.close()));
       await second.close();
