@@ -6,12 +6,15 @@ import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ClaimResponse, CLAIM_STATUSES } from './claims.js';
-import { DateTime, string, text } from './common.js';
-import { pickErrors } from './errors.js';
+import { DateTime, text } from './common.js';
+import { liveOnly, pageQuery, readErrors, writeErrors } from './events-shared.js';
 import { RestAmountOut } from './money.js';
 import { OrderResponse } from './orders.js';
 import { keyRoute } from './policy.js';
 import { Checkpoint, DeliveryStatusSchema, ShipmentResponse } from './shipments.js';
+
+/** The default page size of the events list and of an endpoint's deliveries (events-shared.ts). */
+export { DEFAULT_PAGE_LIMIT } from './events-shared.js';
 
 const c = initContract();
 
@@ -37,10 +40,6 @@ export const EVENT_TIMESTAMP_HEADER = 'webhook-timestamp';
 export const EVENT_SIGNATURE_HEADER = 'webhook-signature';
 /** A receiver refuses a timestamp further than this from its clock (replays). */
 export const EVENT_TOLERANCE_SECONDS = 300;
-/** The prefix of an endpoint's signing secret; the rest is the base64 key. */
-export const ENDPOINT_SECRET_PREFIX = 'whsec_';
-/** How long the previous secret keeps signing beside the new one after a rotation. */
-export const SECRET_ROTATION_OVERLAP_HOURS = 24;
 
 export const CANCELLATION_CAUSES = ['api', 'refund', 'platform'] as const;
 
@@ -141,80 +140,8 @@ export type MerchantEvent = z.infer<typeof MerchantEvent>;
 /** The data of each event type, as the server writes it. */
 export type EventData<T extends EventType> = Extract<z.input<typeof MerchantEvent>, { type: T }>['data'];
 
-const EventTypeList = z
-  .array(
-    z.enum([...EVENT_TYPES, ALL_EVENTS], { errorMap: () => ({ message: `must be one of ${[...EVENT_TYPES, ALL_EVENTS].join(', ')}` }) }),
-    { invalid_type_error: 'must be an array' },
-  )
-  .min(1, 'must name at least one event type')
-  .max(EVENT_TYPES.length + 1, `must have at most ${EVENT_TYPES.length + 1} items`)
-  .describe(`The event types sent to the endpoint, or ["${ALL_EVENTS}"] for all of them.`);
-
-const EndpointUrl = string(2048, z.string().url('must be an absolute URL'), {
-  description: 'Where events are POSTed: https (http only where the operator allows it, for local development).',
-});
-
-export const WebhookEndpointRequest = extendApi(
-  z.object({
-    url: EndpointUrl,
-    events: EventTypeList,
-    description: string(500, z.string(), { description: 'A note for the store, e.g. what receives the events.' }).optional(),
-  }),
-  { title: 'WebhookEndpointRequest', example: { url: 'https://shop.example.com/hooks/order-protection', events: ['order.created', 'claim.status_changed'] } },
-);
-
-export const WebhookEndpointUpdateRequest = extendApi(
-  z.object({
-    url: EndpointUrl.optional(),
-    events: EventTypeList.optional(),
-    description: string(500, z.string(), { description: 'A note for the store.' }).nullable().optional(),
-    enabled: z.boolean().optional().describe('false stops deliveries (kept until it is true again); true re-enables an endpoint, also one disabled for failing.'),
-  }),
-  { title: 'WebhookEndpointUpdateRequest', example: { enabled: true } },
-);
-
-export const WebhookEndpoint = extendApi(
-  z.object({
-    id: z.string().describe('Endpoint id, we_...'),
-    url: z.string().describe('Where events are POSTed.'),
-    description: z.string().nullable().describe('The store\'s note, or null.'),
-    events: z.array(z.string()).describe('The event types it receives, or ["*"].'),
-    status: z.enum(['enabled', 'disabled']).describe('disabled endpoints receive nothing.'),
-    disabled_reason: z
-      .enum(['merchant', 'failing'])
-      .nullable()
-      .describe('merchant: disabled by an update; failing: every attempt of a delivery failed for about three days. null when enabled.'),
-    failing_since: DateTime.nullable().describe('When its attempts started failing with no success since, or null.'),
-    secret_rotated_on: DateTime.nullable().describe('When the secret was last rotated, or null.'),
-    created_on: DateTime.describe('When it was created.'),
-    updated_on: DateTime.describe('When it last changed.'),
-  }),
-  { title: 'WebhookEndpoint' },
-);
-
-export const WebhookEndpointWithSecret = extendApi(
-  WebhookEndpoint.extend({
-    secret: z.string().describe('The signing secret, whsec_...: shown only in this answer. Keep it; it cannot be read again.'),
-  }),
-  { title: 'WebhookEndpointWithSecret' },
-);
-
-export const WebhookEndpointRotation = extendApi(
-  WebhookEndpointWithSecret.extend({
-    previous_secret_expires_on: DateTime.describe(`Until then (${SECRET_ROTATION_OVERLAP_HOURS} hours) every delivery is signed with both secrets.`),
-  }),
-  { title: 'WebhookEndpointRotation' },
-);
-
-export const WebhookEndpointList = extendApi(z.object({ data: z.array(WebhookEndpoint).describe('Every endpoint of the store, oldest first.') }), {
-  title: 'WebhookEndpointList',
-});
-
-export const DeletedWebhookEndpoint = extendApi(
-  z.object({ id: z.string().describe('The endpoint deleted.'), deleted: z.literal(true).describe('Always true.') }),
-  { title: 'DeletedWebhookEndpoint' },
-);
-
+// A delivery, one event to one endpoint: here with the events, which a resend answers with; an
+// endpoint's delivery log (webhook-endpoints.ts) lists them too.
 export const DeliveryAttempt = extendApi(
   z.object({
     attempted_on: DateTime.describe('When the request was sent.'),
@@ -244,30 +171,7 @@ export const WebhookDelivery = extendApi(
   { title: 'WebhookDelivery' },
 );
 
-/** How many objects a page holds when the request does not say. */
-export const DEFAULT_PAGE_LIMIT = 20;
-
-/** The query of a page: how many, and after which object (an id of the store's: the last of the previous page). */
-const pageQuery = (cursorExample: string) =>
-  z.object({
-    limit: extendApi(z.string().regex(/^(100|[1-9][0-9]?)$/, 'must be a whole number from 1 to 100'), { example: '20' })
-      .optional()
-      .describe(`How many to answer, 1 to 100 (default ${DEFAULT_PAGE_LIMIT}).`),
-    starting_after: extendApi(string(100, z.string(), { description: 'The id of the last object of the previous page: the page after it.' }), {
-      example: cursorExample,
-    }).optional(),
-  });
-export const EXAMPLE_ENDPOINT_ID = 'we_4f0c6a2e8d4b4b8e9a513c2d7e6f1a90';
 export const EXAMPLE_EVENT_ID = 'evt_4f0c6a2e8d4b4b8e9a513c2d7e6f1a90';
-export const EXAMPLE_DELIVERY_ID = 'del_4f0c6a2e8d4b4b8e9a513c2d7e6f1a90';
-
-export const WebhookDeliveryList = extendApi(
-  z.object({
-    data: z.array(WebhookDelivery).describe('Deliveries, newest first.'),
-    has_more: z.boolean().describe('Whether a page follows: ask again with starting_after the last id.'),
-  }),
-  { title: 'WebhookDeliveryList' },
-);
 
 export const EventList = extendApi(
   z.object({
@@ -289,84 +193,7 @@ export const EventResendResponse = extendApi(
   { title: 'EventResendResponse' },
 );
 
-const IdParams = z.object({ id: extendApi(text(100), { example: EXAMPLE_ENDPOINT_ID }) });
 const EventIdParams = z.object({ id: extendApi(text(100), { example: EXAMPLE_EVENT_ID }) });
-const readErrors = pickErrors(400, 401, 403, 404, 429, 500);
-const writeErrors = pickErrors(400, 401, 403, 404, 409, 413, 422, 429, 500);
-const liveOnly = 'Live keys only: test keys write nothing and cause no event, so they answer 404.';
-
-export const webhookEndpointsContract = c.router({
-  create: {
-    method: 'POST',
-    path: '/v1/webhook_endpoints',
-    body: WebhookEndpointRequest,
-    responses: { 201: WebhookEndpointWithSecret, ...writeErrors },
-    metadata: keyRoute('other', 'not_found'),
-    summary: 'Create a webhook endpoint',
-    description:
-      'Events of the listed types are POSTed to the URL from now on, signed with the secret in this answer (shown once). ' +
-      `The URL must be https; its host must not resolve to a private, loopback or link-local address. ${liveOnly}`,
-  },
-  list: {
-    method: 'GET',
-    path: '/v1/webhook_endpoints',
-    responses: { 200: WebhookEndpointList, ...readErrors },
-    metadata: keyRoute('other', 'not_found'),
-    summary: 'List webhook endpoints',
-    description: `Every endpoint of the store, oldest first, without secrets. ${liveOnly}`,
-  },
-  get: {
-    method: 'GET',
-    path: '/v1/webhook_endpoints/:id',
-    pathParams: IdParams,
-    responses: { 200: WebhookEndpoint, ...readErrors },
-    metadata: keyRoute('other', 'not_found'),
-    summary: 'Read a webhook endpoint',
-    description: `Its status tells whether it was disabled for failing. ${liveOnly}`,
-  },
-  update: {
-    method: 'PATCH',
-    path: '/v1/webhook_endpoints/:id',
-    pathParams: IdParams,
-    body: WebhookEndpointUpdateRequest,
-    responses: { 200: WebhookEndpoint, ...writeErrors },
-    metadata: keyRoute('other', 'not_found'),
-    summary: 'Update a webhook endpoint',
-    description: `Changes its url, events, description, or enabled. ${liveOnly}`,
-  },
-  delete: {
-    method: 'DELETE',
-    path: '/v1/webhook_endpoints/:id',
-    pathParams: IdParams,
-    body: c.noBody(),
-    responses: { 200: DeletedWebhookEndpoint, ...readErrors },
-    metadata: keyRoute('other', 'not_found'),
-    summary: 'Delete a webhook endpoint',
-    description: `Nothing more is sent to it, and its delivery log goes with it. ${liveOnly}`,
-  },
-  rotateSecret: {
-    method: 'POST',
-    path: '/v1/webhook_endpoints/:id/rotate_secret',
-    pathParams: IdParams,
-    body: c.noBody(),
-    responses: { 200: WebhookEndpointRotation, ...writeErrors },
-    metadata: keyRoute('other', 'not_found'),
-    summary: "Rotate a webhook endpoint's secret",
-    description:
-      `Answers a new secret (shown once). For ${SECRET_ROTATION_OVERLAP_HOURS} hours every delivery carries a signature with each ` +
-      `secret, so the receiver can switch without losing an event. ${liveOnly}`,
-  },
-  deliveries: {
-    method: 'GET',
-    path: '/v1/webhook_endpoints/:id/deliveries',
-    pathParams: IdParams,
-    query: pageQuery(EXAMPLE_DELIVERY_ID),
-    responses: { 200: WebhookDeliveryList, ...readErrors },
-    metadata: keyRoute('other', 'not_found'),
-    summary: "List a webhook endpoint's deliveries",
-    description: `Each event sent to it, newest first, with every attempt: status code, duration and error. ${liveOnly}`,
-  },
-});
 
 export const eventsContract = c.router({
   list: {

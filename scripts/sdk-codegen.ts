@@ -10,13 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import { contract, ErrorCode } from '../contract/index.js';
 import { acceptsIdempotencyKey, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HEADER } from '../contract/policy.js';
-import {
-  ENDPOINT_SECRET_PREFIX,
-  EVENT_ID_HEADER,
-  EVENT_SIGNATURE_HEADER,
-  EVENT_TIMESTAMP_HEADER,
-  EVENT_TOLERANCE_SECONDS,
-} from '../contract/merchant-events.js';
+import { EVENT_ID_HEADER, EVENT_SIGNATURE_HEADER, EVENT_TIMESTAMP_HEADER, EVENT_TOLERANCE_SECONDS } from '../contract/merchant-events.js';
+import { ENDPOINT_SECRET_PREFIX } from '../contract/webhook-endpoints.js';
 
 export const routesPath = fileURLToPath(new URL('../sdk/src/routes.ts', import.meta.url));
 export const typesPath = fileURLToPath(new URL('../sdk/src/types.ts', import.meta.url));

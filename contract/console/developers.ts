@@ -4,7 +4,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { DateTime, string } from '../common.js';
 import { pickErrors } from '../errors.js';
-import { WebhookDeliveryList, WebhookEndpointList } from '../merchant-events.js';
+import { WebhookDeliveryList, WebhookEndpointList } from '../webhook-endpoints.js';
 import { sessionRoute } from '../policy.js';
 
 const c = initContract();

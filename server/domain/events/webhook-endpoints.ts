@@ -3,13 +3,13 @@
 // new one and keeps signing with the old one beside it for 24 hours.
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
+import { ALL_EVENTS } from '../../../contract/merchant-events.js';
 import {
-  ALL_EVENTS,
   ENDPOINT_SECRET_PREFIX,
   SECRET_ROTATION_OVERLAP_HOURS,
   type WebhookEndpointRequest,
   type WebhookEndpointUpdateRequest,
-} from '../../../contract/merchant-events.js';
+} from '../../../contract/webhook-endpoints.js';
 import type { FieldError } from '../../../contract/errors.js';
 import type { Database } from '../../db/client.js';
 import { endpointUrlProblems } from './endpoint-urls.js';

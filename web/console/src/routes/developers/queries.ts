@@ -4,7 +4,8 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { ClientInferResponseBody } from '@ts-rest/core';
 import type { z } from 'zod';
 import type { consoleContract } from '../../../../../contract/console/index.js';
-import type { WebhookDelivery, WebhookEndpoint } from '../../../../../contract/merchant-events.js';
+import type { WebhookDelivery } from '../../../../../contract/merchant-events.js';
+import type { WebhookEndpoint } from '../../../../../contract/webhook-endpoints.js';
 import { api, bodyOf, pathParam } from '../../api';
 
 export type Endpoint = z.infer<typeof WebhookEndpoint>;
