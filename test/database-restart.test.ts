@@ -68,10 +68,13 @@ describe('a database that goes away under live traffic', () => {
     const base = `http://127.0.0.1:${port}`;
 
     const send = async (method: string, path: string, body?: unknown, key = shop.liveKey): Promise<Answer> => {
+      // A refused connection means the process is gone: say what it printed.
       const response = await fetch(`${base}${path}`, {
         method,
         headers: { token: key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
+      }).catch((error: unknown) => {
+        throw new Error(`${method} ${path} failed (${String((error as { cause?: unknown }).cause ?? error)}); the server printed: ${server.output().slice(-3000)}`);
       });
       return {
         status: response.status,

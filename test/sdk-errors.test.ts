@@ -24,6 +24,7 @@ import {
   type OrderRequest,
 } from '../sdk/src/index.js';
 import { orderBody } from './support/http.js';
+import { rejection } from './support/sdk-rejection.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 
 let service: TestService;
@@ -39,17 +40,6 @@ afterAll(async () => service.close());
 
 const newOrder = (overrides: Record<string, unknown> = {}) => orderBody(overrides) as unknown as OrderRequest;
 
-/** The error a call fails with, checked to be an SDK error with the request id the server echoed. */
-async function failure(promise: Promise<unknown>): Promise<OrderProtectionError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(OrderProtectionError);
-  return error as OrderProtectionError;
-}
 
 function expectAnswered(error: OrderProtectionError, status: number, code: string): void {
   expect(error.status).toBe(status);
@@ -74,7 +64,7 @@ describe('ErrorCode', () => {
 describe('errors from the real server', () => {
   it('401: AuthenticationError for an unknown key', async () => {
     const stranger = new Client({ apiKey: `ak_live_${'A'.repeat(40)}`, baseUrl: service.baseUrl });
-    const error = await failure(stranger.quotes.create({ cart: { covered: { amount: '10.00' } } }));
+    const error = await rejection(stranger.quotes.create({ cart: { covered: { amount: '10.00' } } }));
     expect(error).toBeInstanceOf(AuthenticationError);
     expectAnswered(error, 401, 'unauthorized');
     expect(error.fieldErrors).toEqual([]);
@@ -82,14 +72,14 @@ describe('errors from the real server', () => {
 
   it('403: PermissionError for a key not scoped to a store', async () => {
     const account = await issueApiKey(service.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'account' });
-    const error = await failure(new Client({ apiKey: account.key, baseUrl: service.baseUrl }).orders.retrieve('1001'));
+    const error = await rejection(new Client({ apiKey: account.key, baseUrl: service.baseUrl }).orders.retrieve('1001'));
     expect(error).toBeInstanceOf(PermissionError);
     expectAnswered(error, 403, 'forbidden');
   });
 
   it('400: InvalidRequestError with every bad field', async () => {
     const { customer_details: _omitted, ...body } = newOrder({ subtotal: 1.234 });
-    const error = await failure(client.orders.create(body as OrderRequest));
+    const error = await rejection(client.orders.create(body as OrderRequest));
     expect(error).toBeInstanceOf(InvalidRequestError);
     expectAnswered(error, 400, 'invalid_request');
     expect(error.fieldErrors).toEqual(
@@ -101,17 +91,17 @@ describe('errors from the real server', () => {
   });
 
   it('413: InvalidRequestError with code payload_too_large', async () => {
-    const error = await failure(client.quotes.create({ cart: { covered: { amount: '10.00' }, cart_items: [{ note: 'x'.repeat(1_100_000) }] } }));
+    const error = await rejection(client.quotes.create({ cart: { covered: { amount: '10.00' }, cart_items: [{ note: 'x'.repeat(1_100_000) }] } }));
     expect(error).toBeInstanceOf(InvalidRequestError);
     expectAnswered(error, 413, 'payload_too_large');
   });
 
   it('404: NotFoundError for a missing order, and for any read with a test key', async () => {
-    const missing = await failure(client.orders.retrieve('no-such-order'));
+    const missing = await rejection(client.orders.retrieve('no-such-order'));
     expect(missing).toBeInstanceOf(NotFoundError);
     expectAnswered(missing, 404, 'not_found');
     const testClient = new Client({ apiKey: shop.testKey, baseUrl: service.baseUrl });
-    const testRead = await failure(testClient.claims.list({ source_order_id: 'anything' }));
+    const testRead = await rejection(testClient.claims.list({ source_order_id: 'anything' }));
     expect(testRead).toBeInstanceOf(NotFoundError);
     expect(testRead.headers['x-service-mode']).toBe('test');
   });
@@ -119,7 +109,7 @@ describe('errors from the real server', () => {
   it('409: ConflictError for a duplicate source_order_id on a first attempt', async () => {
     const body = newOrder();
     await client.orders.create(body);
-    const error = await failure(client.orders.create(body));
+    const error = await rejection(client.orders.create(body));
     expect(error).toBeInstanceOf(ConflictError);
     expectAnswered(error, 409, 'conflict');
   });
@@ -128,14 +118,14 @@ describe('errors from the real server', () => {
     const body = newOrder();
     await client.orders.create(body);
     await client.claims.create({ source_order_id: body.source_order_id, reason: 'lost' });
-    const error = await failure(client.orders.cancel(body.source_order_id));
+    const error = await rejection(client.orders.cancel(body.source_order_id));
     expect(error).toBeInstanceOf(ConflictError);
     expect(error.code).toBe('conflict');
   });
 
   it('422: UnprocessableError for a duplicate line item id', async () => {
     const line = { source_id: 'li_1', name: 'Desk organiser', price: 10, quantity: 1 };
-    const error = await failure(client.orders.create(newOrder({ line_items: [line, line] })));
+    const error = await rejection(client.orders.create(newOrder({ line_items: [line, line] })));
     expect(error).toBeInstanceOf(UnprocessableError);
     expectAnswered(error, 422, 'unprocessable');
     expect(error.fieldErrors).toEqual([{ field: 'line_items[1].source_id', message: expect.any(String) }]);
@@ -154,8 +144,8 @@ describe('errors from the real server', () => {
       };
       // Willing to wait up to a minute, as a background job may be.
       const limitedClient = new Client({ apiKey: store.liveKey, baseUrl: limited.baseUrl, maxRetries: 1, maxRetryDelayMs: 60_000, sleep });
-      await failure(limitedClient.orders.retrieve('first')); // 404, and the one request of the minute
-      const error = await failure(limitedClient.orders.retrieve('second'));
+      await rejection(limitedClient.orders.retrieve('first')); // 404, and the one request of the minute
+      const error = await rejection(limitedClient.orders.retrieve('second'));
       expect(error).toBeInstanceOf(RateLimitError);
       expectAnswered(error, 429, 'rate_limited');
       const retryAfter = Number(error.headers['retry-after']);
@@ -168,7 +158,7 @@ describe('errors from the real server', () => {
 
       // With the default cap (5 s), a wait of most of a minute is not made: RateLimitError at once.
       const hurried = new Client({ apiKey: store.liveKey, baseUrl: limited.baseUrl, sleep });
-      const quick = await failure(hurried.orders.retrieve('third'));
+      const quick = await rejection(hurried.orders.retrieve('third'));
       expect(quick).toBeInstanceOf(RateLimitError);
       expect((quick as RateLimitError).retryAfterSeconds).toBeGreaterThan(5);
       expect(delays).toHaveLength(1);
@@ -187,7 +177,7 @@ describe('errors from the real server', () => {
     const secret = 'errors-platform-secret-0123456789';
     await createPlatform(service.db, TEST_OPERATOR, 'errorsplatform', secret);
     await connectStore(service.db, TEST_OPERATOR, shop.store.slug, 'errorsplatform');
-    const error = await failure(
+    const error = await rejection(
       sendPlatformMessage({
         baseUrl: service.baseUrl,
         platform: 'errorsplatform',
@@ -213,7 +203,7 @@ describe('errors without an answer', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const unreachable = new Client({ apiKey: shop.liveKey, baseUrl: `http://127.0.0.1:${port}`, sleep: async () => {} });
-    const error = await failure(unreachable.orders.retrieve('1001'));
+    const error = await rejection(unreachable.orders.retrieve('1001'));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(TimeoutError);
     expect(error.message).toMatch(/ECONNREFUSED/);
@@ -227,7 +217,7 @@ describe('errors without an answer', () => {
     try {
       const { port } = silent.address() as AddressInfo;
       const hanging = new Client({ apiKey: shop.liveKey, baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 100, maxRetries: 1, sleep: async () => {} });
-      const error = await failure(hanging.orders.retrieve('1001'));
+      const error = await rejection(hanging.orders.retrieve('1001'));
       expect(error).toBeInstanceOf(TimeoutError);
       expect(sockets.length).toBeGreaterThanOrEqual(1);
     } finally {

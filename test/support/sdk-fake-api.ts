@@ -4,8 +4,8 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { Client, OrderProtectionError, type ClientOptions, type OrderRequest, type RetryEvent } from '../../sdk/src/index.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { Client, type ClientOptions, type OrderRequest, type RetryEvent } from '../../sdk/src/index.js';
 
 export type Step =
   /** Answer with this status, JSON body (the API's error format by default) and headers. */
@@ -121,14 +121,4 @@ export const storedOrder = { id: 'ord_1', source_order_id: '1001', status: 'crea
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const keysSent = () => requests.map((request) => request.headers['idempotency-key']);
 
-/** The error a call rejects with, checked to be one of the SDK's. */
-export async function rejection(promise: Promise<unknown>): Promise<OrderProtectionError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(OrderProtectionError);
-  return error as OrderProtectionError;
-}
+export { rejection } from './sdk-rejection.js';

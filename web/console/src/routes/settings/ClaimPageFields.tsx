@@ -1,7 +1,8 @@
 // The claim page form's fields: the accent colour (a picker, its value, and a way back to the
 // page's default), the support contacts and the claim windows. Each shows the error the page or the
 // server gave its field; the form owns the values and sends them.
-import { useRef } from 'react';
+import { useRef, type ReactNode } from 'react';
+import { CLAIM_WINDOW_DAYS } from '../../../../../contract/console/settings.js';
 import { Field } from '../../../../shared/Field';
 import type { ClaimPageBody, Draft } from './claim-page-draft';
 import { ACCENT_EXPLANATION, AFTER_DELIVERY_WINDOW_EXPLANATION, LOST_WINDOW_EXPLANATION, PICKER_START_COLOR, SUPPORT_EXPLANATION, WINDOWS_EXPLANATION } from './wording';
@@ -62,74 +63,82 @@ export function AccentField({ id, draft, change, errorOf }: ClaimPageFieldsProps
   );
 }
 
+/** A fieldset of two fields side by side, with its legend and the hint that describes it. */
+function PairedFieldset({ hintId, legend, hint, children }: { hintId: string; legend: string; hint: string; children: ReactNode }) {
+  return (
+    <fieldset className="settings-fieldset" aria-describedby={hintId}>
+      <legend>{legend}</legend>
+      <p className="settings-hint" id={hintId}>
+        {hint}
+      </p>
+      <div className="settings-pair">{children}</div>
+    </fieldset>
+  );
+}
+
 export function SupportFields({ id, draft, change, errorOf }: ClaimPageFieldsProps) {
   return (
-    <fieldset className="settings-fieldset" aria-describedby={`${id}-support-hint`}>
-      <legend>Support contacts</legend>
-      <p className="settings-hint" id={`${id}-support-hint`}>
-        {SUPPORT_EXPLANATION}
-      </p>
-      <div className="settings-pair">
-        <Field
-          label="Support e-mail"
-          type="email"
-          autoComplete="off"
-          spellCheck={false}
-          value={draft.email}
-          onChange={(event) => change({ email: event.target.value })}
-          error={errorOf('support_email')}
-        />
-        <Field
-          label="Support URL"
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="https://"
-          value={draft.url}
-          onChange={(event) => change({ url: event.target.value })}
-          error={errorOf('support_url')}
-        />
-      </div>
-    </fieldset>
+    <PairedFieldset hintId={`${id}-support-hint`} legend="Support contacts" hint={SUPPORT_EXPLANATION}>
+      <Field
+        label="Support e-mail"
+        type="email"
+        autoComplete="off"
+        spellCheck={false}
+        value={draft.email}
+        onChange={(event) => change({ email: event.target.value })}
+        error={errorOf('support_email')}
+      />
+      <Field
+        label="Support URL"
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="https://"
+        value={draft.url}
+        onChange={(event) => change({ url: event.target.value })}
+        error={errorOf('support_url')}
+      />
+    </PairedFieldset>
+  );
+}
+
+/** A claim window in days, within the range the contract and the domain hold it to. */
+function WindowDaysField(props: { label: string; hint: string; value: string; onChange: (value: string) => void; error: string | undefined }) {
+  return (
+    <Field
+      label={props.label}
+      hint={props.hint}
+      type="number"
+      inputMode="numeric"
+      min={CLAIM_WINDOW_DAYS.min}
+      max={CLAIM_WINDOW_DAYS.max}
+      step={1}
+      className="settings-days"
+      value={props.value}
+      onChange={(event) => props.onChange(event.target.value)}
+      error={props.error}
+    />
   );
 }
 
 export function WindowFields({ id, draft, change, errorOf }: ClaimPageFieldsProps) {
   return (
-    <fieldset className="settings-fieldset" aria-describedby={`${id}-windows-hint`}>
-      <legend>Claim windows</legend>
-      <p className="settings-hint" id={`${id}-windows-hint`}>
-        {WINDOWS_EXPLANATION}
-      </p>
-      <div className="settings-pair">
-        <Field
-          label="Lost parcels: days without a scan"
-          hint={LOST_WINDOW_EXPLANATION}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={365}
-          step={1}
-          className="settings-days"
-          value={draft.lostDays}
-          onChange={(event) => change({ lostDays: event.target.value })}
-          error={errorOf('lost_after_days')}
-        />
-        <Field
-          label="Damage, missing items, theft: days after delivery"
-          hint={AFTER_DELIVERY_WINDOW_EXPLANATION}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={365}
-          step={1}
-          className="settings-days"
-          value={draft.afterDeliveryDays}
-          onChange={(event) => change({ afterDeliveryDays: event.target.value })}
-          error={errorOf('after_delivery_days')}
-        />
-      </div>
-    </fieldset>
+    <PairedFieldset hintId={`${id}-windows-hint`} legend="Claim windows" hint={WINDOWS_EXPLANATION}>
+      <WindowDaysField
+        label="Lost parcels: days without a scan"
+        hint={LOST_WINDOW_EXPLANATION}
+        value={draft.lostDays}
+        onChange={(lostDays) => change({ lostDays })}
+        error={errorOf('lost_after_days')}
+      />
+      <WindowDaysField
+        label="Damage, missing items, theft: days after delivery"
+        hint={AFTER_DELIVERY_WINDOW_EXPLANATION}
+        value={draft.afterDeliveryDays}
+        onChange={(afterDeliveryDays) => change({ afterDeliveryDays })}
+        error={errorOf('after_delivery_days')}
+      />
+    </PairedFieldset>
   );
 }
