@@ -100,6 +100,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     databaseUrl,
     poolSize: 25,
     clock,
+    // TEST_LOG_LEVEL=error shows what the server logged while a test ran (silent by default).
     logger: options.logger ?? createLogger((process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent'),
     tracking: { provider, pollIntervalSeconds: options.pollIntervalSeconds ?? 3600, workers: options.work ?? false, workerPollingSeconds: 0.5, firstPollIntervalMs: options.firstPollIntervalMs ?? 200 },
     addresses: { verifier: options.addressVerifier ?? createOfflineVerifier(), timeoutMs: options.addressTimeoutMs ?? 3000 },
