@@ -6,7 +6,7 @@ import express from 'express';
 import { addressesContract, ordersContract, quotesContract, shipmentsContract } from '../contract/index.js';
 import { composeService, offlineServiceOptions, type Service } from '../server/compose.js';
 import type { Database } from '../server/db/client.js';
-import type { StoreScope } from '../server/domain/access/actor.js';
+import type { Scope } from '../server/domain/access/actor.js';
 import { toStoreContext } from '../server/domain/stores/stores.js';
 import { BODY_LIMIT_BYTES } from '../server/http/body.js';
 import { addressesRouter } from '../server/routes/addresses.js';
@@ -53,7 +53,7 @@ export async function startRouteFloorApp(databaseUrl: string, poolSize: number):
   const { deps } = service;
   const store = await deps.db.store.findFirst({ orderBy: { createdAt: 'asc' } });
   if (!store) throw new Error('the route floor needs a store in the database');
-  const scope: StoreScope = { store: toStoreContext(store), mode: 'live', actor: { kind: 'api_key', keyId: 'route-floor' } };
+  const scope: Scope = { store: toStoreContext(store), mode: 'live', actor: { kind: 'api_key', keyId: 'route-floor' } };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -29,6 +29,7 @@ import pg from 'pg';
 import { createDatabase } from '../server/db/client.js';
 import { startEmbeddedCluster } from '../server/db/embedded.js';
 import { detectCarrier } from '../server/domain/shipments/carriers.js';
+import { actingFor } from '../server/domain/access/actor.js';
 import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { config, log, round } from './config.js';
 import { fire, measure, paced, trackPostgres, type Measurement } from './measurement.js';
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
     const db = createDatabase(url, { poolSize: 2 });
     const seeded = await seed(db, 'bench-store');
     await createPlatform(db, BENCH_OPERATOR, PLATFORM_SLUG, PLATFORM_SECRET);
-    await connectStore(db, BENCH_OPERATOR, seeded.store.slug, PLATFORM_SLUG);
+    await connectStore(db, actingFor(BENCH_OPERATOR, seeded.store), PLATFORM_SLUG);
     await db.$disconnect();
     const runId = randomUUID().slice(0, 8);
     if (detectCarrier(upsTrackingNumber('ABCDEF', 1)) !== 'ups') throw new Error('the generated tracking numbers are not detected as UPS');

@@ -4,17 +4,17 @@
 import type { Database } from '../server/db/client.js';
 import { ensureDatabase, type EmbeddedCluster } from '../server/db/embedded.js';
 import { migrate } from '../server/db/migrate.js';
-import type { StoreScope } from '../server/domain/access/actor.js';
+import type { Scope } from '../server/domain/access/actor.js';
 import { authenticateApiKey, issueApiKey, type Caller } from '../server/domain/access/api-keys.js';
 import { createQuote } from '../server/domain/quotes/quotes.js';
 import { createStore, type StoreContext } from '../server/domain/stores/stores.js';
 import { openSession } from '../server/domain/access/console-sessions.js';
 import { createMerchantUser } from '../server/domain/access/merchant-users.js';
 import { SESSION_COOKIE } from '../contract/console/index.js';
-import type { Actor } from '../server/domain/access/actor.js';
+import { actingFor, type ServiceScope } from '../server/domain/access/actor.js';
 
 /** The operator the bench acts as, in the audit log. */
-export const BENCH_OPERATOR: Actor = { kind: 'operator', name: 'bench' };
+export const BENCH_OPERATOR: ServiceScope = { actor: { kind: 'operator', name: 'bench' } };
 
 /** The platform whose signed order.placed messages the webhook scenario sends. */
 export const PLATFORM_SLUG = 'benchplatform';
@@ -25,13 +25,13 @@ export interface Seeded {
   liveKey: string;
   quoteId: string;
   /** The live key's store scope, as the key middleware would hand it to the domain. */
-  scope: StoreScope;
+  scope: Scope;
   /** A Cookie header with an owner's console session, for the console's routes. */
   consoleCookie: string;
 }
 
 /** The store scope an authenticated store key gets (server/http/authenticate.ts). */
-export function keyScope(caller: Caller): StoreScope {
+export function keyScope(caller: Caller): Scope {
   return { store: caller.store, mode: caller.mode, actor: { kind: 'api_key', keyId: caller.keyId } };
 }
 
@@ -44,13 +44,13 @@ export async function seed(db: Database, slug: string): Promise<Seeded> {
     quoteOrigin: 'backend',
     clientProfile: 'standard',
   });
-  const live = await issueApiKey(db, BENCH_OPERATOR, { storeSlug: slug, mode: 'live', scope: 'store' });
+  const live = await issueApiKey(db, actingFor(BENCH_OPERATOR, store), { mode: 'live', scope: 'store' });
   const scope = keyScope(await authenticateApiKey(db, live.key));
   // The quote every benchmarked order names: a year's lifetime is not possible, so quotes are
   // re-issued per run (24 h is plenty for one run).
   const quote = await createQuote(db, scope, { cart: { covered: { amount: 12500, currency: 'USD' }, cart_ref: 'bench' } }, new Date());
   // The console's owner: a session opened as a login would (the password itself is not measured).
-  const owner = await createMerchantUser(db, BENCH_OPERATOR, { storeId: store.id, email: `owner@${slug}.example`, role: 'owner' }, new Date());
+  const owner = await createMerchantUser(db, actingFor(BENCH_OPERATOR, store), { email: `owner@${slug}.example`, role: 'owner' }, new Date());
   const session = await openSession(db, owner.user, new Date());
   return { store, liveKey: live.key, quoteId: quote.id, scope, consoleCookie: `${SESSION_COOKIE}=${session.token}` };
 }

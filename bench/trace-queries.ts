@@ -22,6 +22,7 @@ import { createDatabase } from '../server/db/client.js';
 import { ensureDatabase, startEmbeddedCluster } from '../server/db/embedded.js';
 import { migrate } from '../server/db/migrate.js';
 import { issueApiKey } from '../server/domain/access/api-keys.js';
+import { actingFor } from '../server/domain/access/actor.js';
 import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { createStore } from '../server/domain/stores/stores.js';
 import { BENCH_OPERATOR } from './seed.js';
@@ -42,10 +43,10 @@ async function main(): Promise<void> {
       quoteOrigin: 'backend',
       clientProfile: 'standard',
     });
-    const { key } = await issueApiKey(db, BENCH_OPERATOR, { storeSlug: store.slug, mode: 'live', scope: 'store' });
+    const { key } = await issueApiKey(db, actingFor(BENCH_OPERATOR, store), { mode: 'live', scope: 'store' });
     const secret = 'trace-platform-secret-0123456789';
     await createPlatform(db, BENCH_OPERATOR, 'traceplatform', secret);
-    await connectStore(db, BENCH_OPERATOR, store.slug, 'traceplatform');
+    await connectStore(db, actingFor(BENCH_OPERATOR, store), 'traceplatform');
 
     const { app, stop } = await startBenchApp(url, 4);
     const server: Server = app.listen(0, '127.0.0.1');

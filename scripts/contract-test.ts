@@ -16,7 +16,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { CollectionDefinition } from 'postman-collection';
 import { composeService, offlineServiceOptions } from '../server/compose.js';
 import { resolveDatabase } from '../server/db/resolve.js';
-import type { Actor } from '../server/domain/access/actor.js';
+import { actingFor, type ServiceScope } from '../server/domain/access/actor.js';
 import { issueApiKey } from '../server/domain/access/api-keys.js';
 import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { EXAMPLE_DELIVERY_ID, EXAMPLE_ENDPOINT_ID, EXAMPLE_EVENT_ID, OrderRequest } from '../contract/index.js';
@@ -30,7 +30,7 @@ import { portmanConfig } from './contract-test/portman-config.js';
 import { figures } from './contract-test/report.js';
 
 const root = resolve(import.meta.dirname, '..');
-const OPERATOR: Actor = { kind: 'operator', name: 'contract-test' };
+const OPERATOR: ServiceScope = { actor: { kind: 'operator', name: 'contract-test' } };
 
 async function startServer(dataDir: string, easyPostWebhookSecret: string) {
   // The embedded PostgreSQL as `npm start` makes it, on a data directory of its own.
@@ -61,9 +61,9 @@ async function seed(db: Parameters<typeof createStore>[0], platformSecret: strin
     quoteOrigin: 'backend',
     clientProfile: 'standard',
   });
-  const live = await issueApiKey(db, OPERATOR, { storeSlug: store.slug, mode: 'live', scope: 'store' });
+  const live = await issueApiKey(db, actingFor(OPERATOR, store), { mode: 'live', scope: 'store' });
   await createPlatform(db, OPERATOR, 'shopify', platformSecret);
-  await connectStore(db, OPERATOR, store.slug, 'shopify');
+  await connectStore(db, actingFor(OPERATOR, store), 'shopify');
   // The endpoint, event and delivery the examples name: an order's event, given the example ids.
   const order = OrderRequest.parse({
     source_order_id: 'contract-test-seed',
@@ -74,7 +74,7 @@ async function seed(db: Parameters<typeof createStore>[0], platformSecret: strin
     line_items: [{ source_id: 'line-1', name: 'Lamp', price: 125, quantity: 1 }],
     source_created_on: new Date().toISOString(),
   });
-  await createOrder(db, { store, actor: OPERATOR, mode: 'live' }, order, new Date());
+  await createOrder(db, actingFor(OPERATOR, store), order, new Date());
   await db.$executeRaw`UPDATE events SET id = ${EXAMPLE_EVENT_ID} WHERE store_id = ${store.id}::uuid`;
   await db.$executeRaw`INSERT INTO webhook_endpoints (id, store_id, url, events, secret, created_at, updated_at)
                        VALUES (${EXAMPLE_ENDPOINT_ID}, ${store.id}::uuid, 'https://shop.example.com/hooks/seed', '{order.created}', 'whsec_c2VlZA==', now(), now())`;

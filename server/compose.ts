@@ -26,7 +26,7 @@ import { DEFAULT_RETRY_SCHEDULE_SECONDS, type EventDeliverySettings } from './do
 import type { AddressResolver } from './outbound/send-event.js';
 import { createLogger } from './logger.js';
 import { createSandboxProvider } from './tracking/sandbox.js';
-import { postgresPhotoStore } from './domain/claims/photo-store.js';
+import { postgresPhotoStore } from './domain/claims/index.js';
 import { shopperSessions } from './domain/access/shopper-sessions.js';
 
 /** What an order lookup takes at least: well above the variance of finding an order or not. */

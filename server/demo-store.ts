@@ -4,11 +4,11 @@ import type { Database } from './db/client.js';
 import { issueApiKey, type IssuedKey } from './domain/access/api-keys.js';
 import { randomBytes } from 'node:crypto';
 import { createStore, type StoreContext } from './domain/stores/stores.js';
-import type { Actor } from './domain/access/actor.js';
+import { actingFor, systemScope } from './domain/access/actor.js';
 import { createMerchantUser, setPasswordWithToken } from './domain/access/merchant-users.js';
 
 /** The demo store is set up by the service itself, at first start on the embedded database. */
-const DEMO_SETUP: Actor = { kind: 'system', job: 'demo-store' };
+const DEMO_SETUP = systemScope('demo-store');
 
 export const DEMO_STORE_SLUG = 'demo-store';
 export const DEMO_OWNER_EMAIL = 'owner@demo-store.example';
@@ -32,11 +32,12 @@ export async function createDemoStoreIfEmpty(db: Database): Promise<DemoStore | 
     quoteOrigin: 'backend',
     clientProfile: 'standard',
   });
-  const liveKey = await issueApiKey(db, DEMO_SETUP, { storeSlug: store.slug, mode: 'live', scope: 'store' });
-  const testKey = await issueApiKey(db, DEMO_SETUP, { storeSlug: store.slug, mode: 'test', scope: 'store' });
+  const scope = actingFor(DEMO_SETUP, store);
+  const liveKey = await issueApiKey(db, scope, { mode: 'live', scope: 'store' });
+  const testKey = await issueApiKey(db, scope, { mode: 'test', scope: 'store' });
   // The owner's password is chosen through the same one-time setup a real owner uses.
   const password = randomBytes(12).toString('base64url');
-  const { setupToken } = await createMerchantUser(db, DEMO_SETUP, { storeId: store.id, email: DEMO_OWNER_EMAIL, role: 'owner' }, new Date());
+  const { setupToken } = await createMerchantUser(db, scope, { email: DEMO_OWNER_EMAIL, role: 'owner' }, new Date());
   await setPasswordWithToken(db, setupToken, password, new Date());
   return { store, liveKey, testKey, owner: { email: DEMO_OWNER_EMAIL, password } };
 }

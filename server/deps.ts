@@ -8,7 +8,7 @@ import type { ShipmentTracking } from './domain/shipments/index.js';
 import type { Metrics } from './http/metrics.js';
 import type { RateLimiting } from './http/rate-limit.js';
 import type { RequestLog } from './domain/access/request-log.js';
-import type { PhotoStore } from './domain/claims/photo-store.js';
+import type { PhotoStore } from './domain/claims/index.js';
 import type { ShopperSessions } from './domain/access/shopper-sessions.js';
 
 export interface AppDeps {

@@ -4,11 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { createCallerCache } from '../server/domain/access/api-key-cache.js';
-import { issueApiKey, revokeApiKey, type Caller } from '../server/domain/access/api-keys.js';
+import { issueApiKey, revokeApiKey, type Caller, findApiKeyStore } from '../server/domain/access/api-keys.js';
 import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { call } from './support/http.js';
 import { createTestDatabase, seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 const quote = { cart: { covered: { amount: '200.00' } } };
 let databaseUrl: string;
@@ -45,7 +46,7 @@ async function revokeSilently(keyId: string): Promise<void> {
 
 describe('a key in use', () => {
   it('is served from memory: a revocation nobody is told of goes unseen until a change is notified', async () => {
-    const issued = await issueApiKey(a.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
+    const issued = await issueApiKey(a.db, actingFor(TEST_OPERATOR, shop.store), { mode: 'live', scope: 'store' });
     expect((await quoteWith(a, issued.key)).status).toBe(201);
     await revokeSilently(issued.id);
     // The database says revoked; the instance did not read it, which is what the cache is for.
@@ -57,9 +58,9 @@ describe('a key in use', () => {
   });
 
   it('is refused by every instance once a revocation made through one of them reaches it', async () => {
-    const issued = await issueApiKey(a.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
+    const issued = await issueApiKey(a.db, actingFor(TEST_OPERATOR, shop.store), { mode: 'live', scope: 'store' });
     expect([(await quoteWith(a, issued.key)).status, (await quoteWith(b, issued.key)).status]).toEqual([201, 201]);
-    await revokeApiKey(a.db, TEST_OPERATOR, issued.id, new Date());
+    await revokeApiKey(a.db, actingFor(TEST_OPERATOR, await findApiKeyStore(a.db, issued.id)), issued.id, new Date());
     await Promise.all([a.settled(), b.settled()]);
     expect([(await quoteWith(a, issued.key)).status, (await quoteWith(b, issued.key)).status]).toEqual([401, 401]);
   });
@@ -84,7 +85,7 @@ describe('when the notification channel drops', () => {
     ).rows.map((row) => row.pid);
 
   it('forgets what it cached, reads the database until it listens again, then caches again', async () => {
-    const issued = await issueApiKey(a.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
+    const issued = await issueApiKey(a.db, actingFor(TEST_OPERATOR, shop.store), { mode: 'live', scope: 'store' });
     expect((await quoteWith(b, issued.key)).status).toBe(201);
     // Cut both instances' listening connections, as a database restart or a network fault would.
     const before = await listenerPids();
@@ -101,7 +102,7 @@ describe('when the notification channel drops', () => {
     expect(after).toHaveLength(2);
     expect(after.filter((pid) => before.includes(pid))).toEqual([]);
     // And cache again: a silent revocation of a key in use goes unseen once more.
-    const next = await issueApiKey(a.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
+    const next = await issueApiKey(a.db, actingFor(TEST_OPERATOR, shop.store), { mode: 'live', scope: 'store' });
     expect((await quoteWith(b, next.key)).status).toBe(201);
     await revokeSilently(next.id);
     expect((await quoteWith(b, next.key)).status).toBe(201);
@@ -127,7 +128,7 @@ describe('platforms and their stores, for platform webhooks', () => {
     const first = 'whsec_first_secret_0123456789';
     const second = 'whsec_second_secret_0123456789';
     await createPlatform(a.db, TEST_OPERATOR, platform, first);
-    await connectStore(a.db, TEST_OPERATOR, shop.store.slug, platform);
+    await connectStore(a.db, actingFor(TEST_OPERATOR, shop.store), platform);
     expect((await push(b, platform, first, `${platform}-1`)).status).toBe(200);
     // Served from memory: a change nobody is told of goes unseen.
     await admin.query("SET session_replication_role = 'replica'");

@@ -2,16 +2,16 @@
 // the change, and the log cannot be edited. Changes through the API carry the key's id; the
 // operator's commands carry the operator; nothing recorded holds a secret.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Actor } from '../server/domain/access/actor.js';
-import { issueApiKey, revokeApiKey } from '../server/domain/access/api-keys.js';
-import { setClaimStatus } from '../server/domain/claims/claims.js';
+import { issueApiKey, revokeApiKey, findApiKeyStore } from '../server/domain/access/api-keys.js';
 import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { createStore, updateStoreDeclarations } from '../server/domain/stores/stores.js';
 import { call, orderBody } from './support/http.js';
 import { startService, type TestService } from './support/service.js';
 import { systemClock } from '../server/domain/kernel/clock.js';
+import { actingFor, type ServiceScope } from '../server/domain/access/actor.js';
+import { decideClaim } from '../server/domain/claims/index.js';
 
-const OPERATOR: Actor = { kind: 'operator', name: 'ada' };
+const OPERATOR: ServiceScope = { actor: { kind: 'operator', name: 'ada' } };
 let service: TestService;
 
 beforeAll(async () => {
@@ -33,14 +33,14 @@ describe('the audit log', () => {
       quoteOrigin: 'backend',
       clientProfile: 'standard',
     });
-    const key = await issueApiKey(service.db, OPERATOR, { storeSlug: slug, mode: 'live', scope: 'store' });
-    await revokeApiKey(service.db, OPERATOR, key.id, new Date());
-    await revokeApiKey(service.db, OPERATOR, key.id, new Date()); // a second revocation changes nothing
+    const key = await issueApiKey(service.db, actingFor(OPERATOR, store), { mode: 'live', scope: 'store' });
+    await revokeApiKey(service.db, actingFor(OPERATOR, await findApiKeyStore(service.db, key.id)), key.id, new Date());
+    await revokeApiKey(service.db, actingFor(OPERATOR, await findApiKeyStore(service.db, key.id)), key.id, new Date()); // a second revocation changes nothing
     const secret = 'audited-platform-secret-0123456789';
     const platform = await createPlatform(service.db, OPERATOR, `audited-platform-${Date.now()}`, secret);
-    await connectStore(service.db, OPERATOR, slug, platform.slug);
-    await connectStore(service.db, OPERATOR, slug, platform.slug); // connected already: nothing new
-    await updateStoreDeclarations(service.db, OPERATOR, slug, { protectionSkus: ['PROT-1'] });
+    await connectStore(service.db, actingFor(OPERATOR, store), platform.slug);
+    await connectStore(service.db, actingFor(OPERATOR, store), platform.slug); // connected already: nothing new
+    await updateStoreDeclarations(service.db, actingFor(OPERATOR, store), { protectionSkus: ['PROT-1'] });
 
     const byOperator = { actorKind: 'operator', actorId: 'ada' };
     expect(await eventsOf(store.id)).toEqual([
@@ -60,7 +60,7 @@ describe('the audit log', () => {
 
   it('records the API key that filed a claim or cancelled an order, and the operator who moved the claim', async () => {
     const slug = `audited-api-${Date.now()}`;
-    await createStore(service.db, OPERATOR, {
+    const store = await createStore(service.db, OPERATOR, {
       slug,
       name: 'Audited API',
       pricing: { rateBps: 150, minPremiumCents: 98, maxCoveredCents: null },
@@ -68,12 +68,12 @@ describe('the audit log', () => {
       quoteOrigin: 'backend',
       clientProfile: 'standard',
     });
-    const key = await issueApiKey(service.db, OPERATOR, { storeSlug: slug, mode: 'live', scope: 'store' });
+    const key = await issueApiKey(service.db, actingFor(OPERATOR, store), { mode: 'live', scope: 'store' });
     const body = orderBody();
     expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: key.key, body })).status).toBe(201);
     const claim = await call(service.baseUrl, 'POST', '/v1/claims', { key: key.key, body: { source_order_id: body.source_order_id, reason: 'lost' } });
     expect(claim.status).toBe(201);
-    await setClaimStatus(service.db, OPERATOR, claim.body.id as string, 'denied', systemClock, 'no evidence');
+    await decideClaim(service.db, actingFor(OPERATOR, store), claim.body.id as string, 'denied', systemClock, 'no evidence');
     const cancelled = await call(service.baseUrl, 'POST', `/v1/orders/${body.source_order_id as string}/cancel`, { key: key.key });
     expect(cancelled.status).toBe(200);
     // Cancelling again changes nothing, and records nothing.

@@ -1,9 +1,10 @@
 // Authentication and the mode headers (README, Concepts, "Keys and modes") and the error format
 // (README, Concepts, "Errors") through real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey, revokeApiKey } from '../server/domain/access/api-keys.js';
+import { issueApiKey, revokeApiKey, findApiKeyStore } from '../server/domain/access/api-keys.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 let service: TestService;
 let shop: SeededStore;
@@ -35,10 +36,10 @@ describe('authentication', () => {
   });
 
   it('answers 401 for a revoked key once the revocation has reached the instance', async () => {
-    const issued = await issueApiKey(service.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
+    const issued = await issueApiKey(service.db, actingFor(TEST_OPERATOR, shop.store), { mode: 'live', scope: 'store' });
     // Used first, so the instance holds the key's caller in its cache.
     expect((await call(service.baseUrl, 'POST', '/v2/quotes', { key: issued.key, body: quote })).status).toBe(201);
-    await revokeApiKey(service.db, TEST_OPERATOR, issued.id, new Date());
+    await revokeApiKey(service.db, actingFor(TEST_OPERATOR, await findApiKeyStore(service.db, issued.id)), issued.id, new Date());
     await service.settled();
     const response = await call(service.baseUrl, 'POST', '/v2/quotes', { key: issued.key, body: quote });
     expect(response.status).toBe(401);
@@ -46,7 +47,7 @@ describe('authentication', () => {
   });
 
   it('answers 403 forbidden for a valid key that is not scoped to a store', async () => {
-    const issued = await issueApiKey(service.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'account' });
+    const issued = await issueApiKey(service.db, actingFor(TEST_OPERATOR, shop.store), { mode: 'live', scope: 'account' });
     const response = await call(service.baseUrl, 'GET', '/v2/orders/anything', { key: issued.key });
     expect(response.status).toBe(403);
     expect(response.body.error_code).toBe('forbidden');

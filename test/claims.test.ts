@@ -3,10 +3,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setClaimStatus, type ClaimStatus } from '../server/domain/claims/claims.js';
+import { type ClaimStatus } from '../server/domain/claims/index.js';
 import { call, orderBody, tableCounts } from './support/http.js';
-import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
+import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 import { systemClock } from '../server/domain/kernel/clock.js';
+import { decideClaimAsOperator } from './support/service.js';
 
 let service: TestService;
 let shop: SeededStore;
@@ -172,7 +173,7 @@ describe('open claims block cancellations', () => {
     const refused = await post(`/v1/orders/${sourceOrderId}/cancel`, shop.liveKey);
     expect(refused.status).toBe(409);
     expect(refused.body.error_code).toBe('conflict');
-    await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id, 'denied', systemClock);
+    await decideClaimAsOperator(service.db, claim.body.id, 'denied', systemClock);
     expect((await post(`/v1/orders/${sourceOrderId}/cancel`, shop.liveKey)).status).toBe(200);
   });
 
@@ -184,7 +185,7 @@ describe('open claims block cancellations', () => {
     const whole = await protectedOrder();
     const claim = await fileClaim({ source_order_id: whole.sourceOrderId });
     expect((await post(`/v1/shipments/${whole.trackingNumber}/cancel`, shop.liveKey)).status).toBe(409);
-    await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id, 'closed', systemClock);
+    await decideClaimAsOperator(service.db, claim.body.id, 'closed', systemClock);
     expect((await post(`/v1/shipments/${whole.trackingNumber}/cancel`, shop.liveKey)).status).toBe(200);
   });
 
@@ -215,7 +216,7 @@ describe('claim statuses', () => {
   it('walks open -> in_review -> approved -> paid -> closed, recording each step', async () => {
     const id = await openClaim();
     const steps: ClaimStatus[] = ['in_review', 'approved', 'paid', 'closed'];
-    for (const status of steps) expect((await setClaimStatus(service.db, TEST_OPERATOR, id, status, systemClock)).status).toBe(status);
+    for (const status of steps) expect((await decideClaimAsOperator(service.db, id, status, systemClock)).status).toBe(status);
     const claim = await call(service.baseUrl, 'GET', `/v1/claims/${id}`, { key: shop.liveKey });
     expect(claim.body.resolved_on).not.toBeNull();
     const history = await service.db.claimStatusChange.findMany({ where: { claimId: id }, orderBy: { id: 'asc' } });
@@ -228,8 +229,8 @@ describe('claim statuses', () => {
     ['closed', 'in_review'],
   ] as const)('refuses %s -> %s', async (from, to) => {
     const id = await openClaim();
-    if (from !== 'open') await setClaimStatus(service.db, TEST_OPERATOR, id, from, systemClock);
-    await expect(setClaimStatus(service.db, TEST_OPERATOR, id, to, systemClock)).rejects.toMatchObject({ code: 'conflict' });
+    if (from !== 'open') await decideClaimAsOperator(service.db, id, from, systemClock);
+    await expect(decideClaimAsOperator(service.db, id, to, systemClock)).rejects.toMatchObject({ code: 'conflict' });
   });
 
   it('is set by the admin CLI', async () => {

@@ -10,6 +10,7 @@ import { connectStore, createPlatform } from '../server/domain/platforms/platfor
 import { createLogger } from '../server/logger.js';
 import { call, orderBody, type ApiResponse, type CallOptions } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 const PLATFORM = 'concplat';
 const SECRET = 'concurrency-shared-secret-0123456789';
@@ -30,7 +31,7 @@ beforeAll(async () => {
   service = await startService({ logger: createLogger('warn', capture) });
   shop = await seedStore(service.db); // 1.5 %, minimum 0.98, no cap
   await createPlatform(service.db, TEST_OPERATOR, PLATFORM, SECRET);
-  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, PLATFORM);
+  await connectStore(service.db, actingFor(TEST_OPERATOR, shop.store), PLATFORM);
 });
 afterAll(async () => service.close());
 

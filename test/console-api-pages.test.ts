@@ -4,13 +4,14 @@
 // request log. Another store's user sees none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../contract/console/index.js';
-import { listStoreClaims } from '../server/domain/claims/claims.js';
+import { listStoreClaims } from '../server/domain/claims/index.js';
 import { searchOrders } from '../server/domain/orders/order-search.js';
 import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { deleteExpiredRequestLog, listRequestLog } from '../server/domain/access/request-log.js';
 import { consoleCall, loggedIn, rival, service, startConsoleApiService, stopConsoleApiService } from './support/console-api.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, TEST_OPERATOR, type SeededStore } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 beforeAll(startConsoleApiService);
 afterAll(stopConsoleApiService);
@@ -146,10 +147,10 @@ describe("the store's pages", () => {
     }
 
     // The queue, two at a time, oldest first.
-    const page1 = await listStoreClaims(service.db, store.store.id, {}, 2);
+    const page1 = await listStoreClaims(service.db, actingFor(TEST_OPERATOR, store.store), {}, 2);
     expect(page1.claims.map((claim) => claim.id)).toEqual(claimIds.slice(0, 2));
     expect(page1.nextCursor).not.toBeNull();
-    const page2 = await listStoreClaims(service.db, store.store.id, { cursor: page1.nextCursor ?? '' }, 2);
+    const page2 = await listStoreClaims(service.db, actingFor(TEST_OPERATOR, store.store), { cursor: page1.nextCursor ?? '' }, 2);
     expect(page2.claims.map((claim) => claim.id)).toEqual(claimIds.slice(2));
     expect(page2.nextCursor).toBeNull();
     // Over HTTP: one page of 25 holds all three; a cursor no page gave is a 400 naming it.
@@ -161,23 +162,23 @@ describe("the store's pages", () => {
     expect(junk.body.errors).toEqual([{ field: 'cursor', message: 'must be a next_cursor of an earlier page' }]);
 
     // A search by number, one at a time, newest first: the next page holds the older match only.
-    const byNumber1 = await searchOrders(service.db, store.store.id, { q: '#1001' }, 1);
+    const byNumber1 = await searchOrders(service.db, actingFor(TEST_OPERATOR, store.store), { q: '#1001' }, 1);
     expect(byNumber1.orders.map((order) => order.sourceOrderId)).toEqual([second]);
-    const byNumber2 = await searchOrders(service.db, store.store.id, { q: '#1001', cursor: byNumber1.nextCursor ?? '' }, 1);
+    const byNumber2 = await searchOrders(service.db, actingFor(TEST_OPERATOR, store.store), { q: '#1001', cursor: byNumber1.nextCursor ?? '' }, 1);
     expect(byNumber2.orders.map((order) => order.sourceOrderId)).toEqual([first]);
     expect(byNumber2.nextCursor).toBeNull();
 
     // By the shopper's email (all three orders are Ada's), one at a time, newest first. The middle
     // page must know a page follows it: only a page read after the cursor in SQL can tell.
-    const byEmail1 = await searchOrders(service.db, store.store.id, { q: ' ADA@example.com ' }, 1);
+    const byEmail1 = await searchOrders(service.db, actingFor(TEST_OPERATOR, store.store), { q: ' ADA@example.com ' }, 1);
     expect(byEmail1.orders.map((order) => order.sourceOrderId)).toEqual([second]);
-    const byEmail2 = await searchOrders(service.db, store.store.id, { q: 'ada@example.com', cursor: byEmail1.nextCursor ?? '' }, 1);
+    const byEmail2 = await searchOrders(service.db, actingFor(TEST_OPERATOR, store.store), { q: 'ada@example.com', cursor: byEmail1.nextCursor ?? '' }, 1);
     expect(byEmail2.orders.map((order) => order.sourceOrderId)).toEqual([other]);
     expect(byEmail2.nextCursor).not.toBeNull();
-    const byEmail3 = await searchOrders(service.db, store.store.id, { q: 'ada@example.com', cursor: byEmail2.nextCursor ?? '' }, 1);
+    const byEmail3 = await searchOrders(service.db, actingFor(TEST_OPERATOR, store.store), { q: 'ada@example.com', cursor: byEmail2.nextCursor ?? '' }, 1);
     expect(byEmail3.orders.map((order) => order.sourceOrderId)).toEqual([first]);
     expect(byEmail3.nextCursor).toBeNull();
-    expect((await searchOrders(service.db, store.store.id, { q: 'grace@example.com' }, 2)).orders).toEqual([]);
+    expect((await searchOrders(service.db, actingFor(TEST_OPERATOR, store.store), { q: 'grace@example.com' }, 2)).orders).toEqual([]);
   });
 
   it('billing: the statement as the API answers it, and its ledger entries as CSV', async () => {
@@ -210,7 +211,7 @@ describe('developers', () => {
     expect(endpoint.status).toBe(201);
     await createPlatform(service.db, TEST_OPERATOR, `devplat${Date.now()}`, 'developers-platform-secret-0123456789');
     const platform = (await service.db.platform.findFirstOrThrow({ orderBy: { createdAt: 'desc' } })).slug;
-    await connectStore(service.db, TEST_OPERATOR, store.store.slug, platform);
+    await connectStore(service.db, actingFor(TEST_OPERATOR, store.store), platform);
 
     const listed = await consoleCall(browser, 'GET', '/console/api/webhook_endpoints');
     expect(listed.body.data).toEqual([expect.objectContaining({ id: endpoint.body.id, url: 'https://hooks.example.com/op', events: ['order.created'] })]);
@@ -261,7 +262,7 @@ describe('developers', () => {
     expect((await consoleCall(stranger.browser, 'GET', '/console/api/request_log')).body.data).toEqual([]);
     // A day later, the lines are past their retention: not shown, and swept.
     const dayLater = new Date(Date.now() + 25 * 3600 * 1000);
-    expect((await listRequestLog(service.db, store.store.id, dayLater, { limit: 10 })).lines).toEqual([]);
+    expect((await listRequestLog(service.db, actingFor(TEST_OPERATOR, store.store), dayLater, { limit: 10 })).lines).toEqual([]);
     expect(await deleteExpiredRequestLog(service.db, dayLater)).toBeGreaterThanOrEqual(2);
     expect(await service.db.requestLogEntry.count({ where: { storeId: store.store.id } })).toBe(0);
   });

@@ -2,12 +2,13 @@
 // set; the store's declarations, pricing read only, users invited, disabled and enabled by an
 // owner; a password change; the claim page's branding, contact, windows and logo; a claim's photos
 // shown to the store's users only.
+import { actingFor } from '../server/domain/access/actor.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER, SESSION_COOKIE } from '../contract/console/index.js';
-import { createClaim } from '../server/domain/claims/claims.js';
-import { uploadClaimPhoto } from '../server/domain/claims/claim-photos.js';
-import { postgresPhotoStore } from '../server/domain/claims/photo-store.js';
+import { fileClaim } from '../server/domain/claims/index.js';
+import { uploadClaimPhoto } from '../server/domain/claims/index.js';
+import { postgresPhotoStore } from '../server/domain/claims/index.js';
 import { consoleCall, loggedIn, newBrowser, rival, service, shop, startConsoleApiService, stopConsoleApiService, type Answer, type Browser } from './support/console-api.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, TEST_OPERATOR } from './support/service.js';
@@ -177,8 +178,8 @@ describe("the claim page's settings, and claims' photos", () => {
     expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body })).status).toBe(201);
     const order = await service.db.order.findFirstOrThrow({ where: { storeId: store.store.id, sourceOrderId: body.source_order_id as string } });
     const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#a33' } }).jpeg().toBuffer();
-    const photo = await uploadClaimPhoto(service.db, postgresPhotoStore(service.db), { storeId: store.store.id, orderId: order.id }, jpeg, new Date());
-    const claim = await createClaim(
+    const photo = await uploadClaimPhoto(service.db, { store: store.store, actor: { kind: 'shopper', orderId: order.id }, mode: 'live' }, postgresPhotoStore(service.db), jpeg, new Date());
+    const claim = await fileClaim(
       service.db,
       { store: store.store, actor: { kind: 'shopper', orderId: order.id }, mode: 'live' },
       { source_order_id: order.sourceOrderId, reason: 'other', description: 'see photo' },
@@ -187,7 +188,7 @@ describe("the claim page's settings, and claims' photos", () => {
     ).catch((error: unknown) => error);
     // A shopper must name the parcel: the rule holds even outside the claim page.
     expect(claim).toMatchObject({ code: 'invalid_request' });
-    const filed = await createClaim(service.db, { store: store.store, actor: TEST_OPERATOR, mode: 'live' }, { source_order_id: order.sourceOrderId, reason: 'other' }, new Date(), { photoIds: [photo.id] });
+    const filed = await fileClaim(service.db, actingFor(TEST_OPERATOR, store.store), { source_order_id: order.sourceOrderId, reason: 'other' }, new Date(), { photoIds: [photo.id] });
     const detail = await consoleCall(viewer.browser, 'GET', `/console/api/claims/${filed.id}`);
     expect(detail.body.claim).toMatchObject({ channel: 'cli', photos: [{ id: photo.id, width: 640, height: 480 }] });
     const image = await fetch(`${service.baseUrl}/console/api/claims/${filed.id}/photos/${photo.id}`, { headers: { cookie: `${SESSION_COOKIE}=${viewer.browser.cookie}` } });

@@ -10,10 +10,10 @@
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClaim } from '../server/domain/claims/claims.js';
-import { setStoreLogo, updateClaimPage } from '../server/domain/claims/claim-page.js';
-import { uploadClaimPhoto, type ClaimPhotoRecord } from '../server/domain/claims/claim-photos.js';
-import { postgresPhotoStore } from '../server/domain/claims/photo-store.js';
+import { fileClaim } from '../server/domain/claims/index.js';
+import { setStoreLogo, updateClaimPage } from '../server/domain/claims/index.js';
+import { uploadClaimPhoto, type ClaimPhotoRecord } from '../server/domain/claims/index.js';
+import { postgresPhotoStore } from '../server/domain/claims/index.js';
 import {
   artifacts,
   DESKTOP,
@@ -32,6 +32,7 @@ import {
 } from './support/console-browser.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 let service: TestService;
 let browser: Browser | undefined;
@@ -254,12 +255,11 @@ describe.skipIf(skipBrowser)("the claim page's settings", () => {
     const store = await seedStore(service.db);
     await updateClaimPage(
       service.db,
-      TEST_OPERATOR,
-      store.store.id,
+      actingFor(TEST_OPERATOR, store.store),
       { accent_color: '#7a1f5c', support_email: 'care@shop.example', support_url: 'https://shop.example/help', lost_after_days: 5, after_delivery_days: 14 },
       new Date(),
     );
-    await setStoreLogo(service.db, TEST_OPERATOR, store.store.id, await logoPng(), new Date());
+    await setStoreLogo(service.db, actingFor(TEST_OPERATOR, store.store), await logoPng(), new Date());
     const context = await newContext();
     const watched = await watchedPage(context);
     const { page, problems } = watched;
@@ -306,9 +306,9 @@ describe.skipIf(skipBrowser)('a claim filed on the claim page', () => {
     const photoOf = (width: number, height: number, background: string) => sharp({ create: { width, height, channels: 3, background } }).jpeg().toBuffer();
     const photos: ClaimPhotoRecord[] = [];
     for (const [width, height, background] of [[1200, 900, '#a0522d'], [600, 800, '#4682b4']] as const) {
-      photos.push(await uploadClaimPhoto(service.db, photoStore, { storeId: store.store.id, orderId }, await photoOf(width, height, background), new Date()));
+      photos.push(await uploadClaimPhoto(service.db, { store: store.store, actor: { kind: 'shopper', orderId: orderId }, mode: 'live' }, photoStore, await photoOf(width, height, background), new Date()));
     }
-    const shopperClaim = await createClaim(
+    const shopperClaim = await fileClaim(
       service.db,
       { store: store.store, actor: { kind: 'shopper', orderId }, mode: 'live' },
       { source_order_id: sourceOrderId, tracking_number: trackingNumber, reason: 'damaged', description: 'The box was crushed and the organiser split.' },

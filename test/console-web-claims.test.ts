@@ -6,11 +6,11 @@
 // again); no such claim; a viewer's read-only page; axe and a screenshot of each.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setClaimStatus } from '../server/domain/claims/claims.js';
 import { artifacts, expectAccessible, focusedId, focusedText, inBrowser, launch, logInNewUser, SESSION_PROBE, skipBrowser, VIEWPORTS, waitForIdle, waitForPath, watchedPage, type Viewport } from './support/console-browser.js';
 import { call, orderBody } from './support/http.js';
-import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 import { systemClock } from '../server/domain/kernel/clock.js';
+import { decideClaimAsOperator } from './support/service.js';
 
 let service: TestService;
 let browser: Browser | undefined;
@@ -82,8 +82,8 @@ async function seedClaims(): Promise<Seeded> {
   });
   const lost = await file({ reason: 'lost' });
   const missing = await file({ reason: 'missing_items', description: MISSING_DESCRIPTION, items: [{ source_id: 'li_desk', quantity: 1 }] });
-  await setClaimStatus(service.db, TEST_OPERATOR, lost, 'in_review', systemClock);
-  await setClaimStatus(service.db, TEST_OPERATOR, missing, 'denied', systemClock, 'Two were packed: see the packing photo.');
+  await decideClaimAsOperator(service.db, lost, 'in_review', systemClock);
+  await decideClaimAsOperator(service.db, missing, 'denied', systemClock, 'Two were packed: see the packing photo.');
   return { store, sourceOrderId, trackingNumber, damaged, lost, missing };
 }
 
@@ -292,7 +292,7 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   await waitForIdle(page);
 
   // Meanwhile the operator closes the claim: "Mark as paid" on this page is stale.
-  await setClaimStatus(service.db, TEST_OPERATOR, damaged, 'closed', systemClock, 'Closed by the operator: refunded in the shop.');
+  await decideClaimAsOperator(service.db, damaged, 'closed', systemClock, 'Closed by the operator: refunded in the shop.');
   await page.getByRole('button', { name: 'Mark as paid' }).click();
   const paid = page.getByRole('dialog', { name: 'Mark this claim as paid?' });
   await paid.getByRole('button', { name: 'Mark as paid' }).click();

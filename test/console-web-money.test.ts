@@ -13,6 +13,7 @@ import { connectStore, createPlatform } from '../server/domain/platforms/platfor
 import { artifacts, expectAccessible, launch, logInNewUser, skipBrowser, VIEWPORTS, waitForPath, watchedPage } from './support/console-browser.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 const PLATFORM = 'moneypages';
 const PLATFORM_SECRET = 'moneypages-shared-secret-0123456789';
@@ -93,7 +94,7 @@ beforeAll(async () => {
   service = await startService();
   store = await seedStore(service.db); // 1.5 %, minimum 0.98, half up
   await createPlatform(service.db, TEST_OPERATOR, PLATFORM, PLATFORM_SECRET);
-  await connectStore(service.db, TEST_OPERATOR, store.store.slug, PLATFORM);
+  await connectStore(service.db, actingFor(TEST_OPERATOR, store.store), PLATFORM);
 
   // A quote for a 200.00 cart, then its order: 200.00 x 1.5 % = 3.00.
   const quote = await api('POST', '/v2/quotes', { cart: { covered: { amount: '200.00' }, cart_ref: 'cart-money' } });

@@ -29,6 +29,7 @@ import {
 } from './support/console-browser.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const PLATFORM = 'consoleordersplat';
@@ -93,7 +94,7 @@ beforeAll(async () => {
   service = await startService();
   store = await seedStore(service.db);
   await createPlatform(service.db, TEST_OPERATOR, PLATFORM, PLATFORM_SECRET);
-  await connectStore(service.db, TEST_OPERATOR, store.store.slug, PLATFORM);
+  await connectStore(service.db, actingFor(TEST_OPERATOR, store.store), PLATFORM);
 
   // Oldest first: the erased order, one more with an unknown carrier, the fillers, and the order the test reads.
   const ids: string[] = [];

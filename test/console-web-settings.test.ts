@@ -32,6 +32,7 @@ import {
 import { startEventReceiver } from './support/event-receiver.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type TestService } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 let service: TestService;
 let browser: Browser | undefined;
@@ -123,7 +124,7 @@ describe.skipIf(skipBrowser)('the developers pages', () => {
 
     const platform = `devweb${Date.now()}`;
     await createPlatform(service.db, TEST_OPERATOR, platform, 'developers-web-platform-secret-0123');
-    await connectStore(service.db, TEST_OPERATOR, store.store.slug, platform);
+    await connectStore(service.db, actingFor(TEST_OPERATOR, store.store), platform);
     const connectedAt = (await service.db.storePlatform.findFirstOrThrow({ where: { storeId: store.store.id } })).connectedAt;
 
     // A test key's request, with a query the log must not keep.
@@ -279,7 +280,7 @@ describe.skipIf(skipBrowser)('the settings page', () => {
   it("lets an admin change the declarations by keyboard, with the server's field errors beside their SKU, and shows the operator's terms exactly", async () => {
     // Terms an operator set with the CLI's functions: 275 bps, 1.25 USD minimum, 5,000 USD cap, 365 days.
     const store = await seedStore(service.db, { rateBps: 275, minPremiumCents: 125, maxCoveredCents: 500_000 });
-    await updateStoreDeclarations(service.db, TEST_OPERATOR, store.store.slug, { protectionSkus: ['GIFT-PROTECT'], personalDataRetentionDays: 365 });
+    await updateStoreDeclarations(service.db, actingFor(TEST_OPERATOR, store.store), { protectionSkus: ['GIFT-PROTECT'], personalDataRetentionDays: 365 });
     // A Route plugin's integer order id: refused while the store's profile is standard.
     const routeOrder = () => call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody({ source_order_id: Date.now() }) });
     await service.settled();

@@ -16,6 +16,7 @@ import { createDatabase, type Database } from '../server/db/client.js';
 import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { freePort, spawnServer } from './support/server-process.js';
 import { createTestDatabase, seedStore, TEST_OPERATOR } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 const PLATFORM = 'crashplat';
 const SECRET = 'crash-safety-shared-secret-0123456789';
@@ -285,7 +286,7 @@ describe('crash safety', () => {
     cleanups.push(() => db.$disconnect());
     const shop = await seedStore(db);
     await createPlatform(db, TEST_OPERATOR, PLATFORM, SECRET);
-    await connectStore(db, TEST_OPERATOR, shop.store.slug, PLATFORM);
+    await connectStore(db, actingFor(TEST_OPERATOR, shop.store), PLATFORM);
 
     const env = (port: number) => ({
       DATABASE_URL: databaseUrl,

@@ -9,9 +9,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import type { AddressVerifier } from '../server/domain/addresses/addresses.js';
-import { setClaimStatus } from '../server/domain/claims/claims.js';
-import { uploadClaimPhoto } from '../server/domain/claims/claim-photos.js';
-import { postgresPhotoStore } from '../server/domain/claims/photo-store.js';
+import { uploadClaimPhoto } from '../server/domain/claims/index.js';
+import { postgresPhotoStore } from '../server/domain/claims/index.js';
 import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { runDuePrivacyRequests } from '../server/domain/privacy/store-redaction.js';
 import { PRIVACY_REQUESTS_CRON, PRIVACY_REQUESTS_QUEUE } from '../server/jobs/privacy-requests.js';
@@ -20,6 +19,8 @@ import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
 import { tablesHolding } from './support/pii-scan.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+import { actingFor, systemScope } from '../server/domain/access/actor.js';
+import { decideClaimAsOperator } from './support/service.js';
 
 const HOUR = 3_600_000;
 const PLATFORM = 'privacyplat';
@@ -35,7 +36,7 @@ beforeAll(async () => {
   shop = await seedStore(service.db);
   bystander = await seedStore(service.db);
   await createPlatform(service.db, TEST_OPERATOR, PLATFORM, PLATFORM_SECRET);
-  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, PLATFORM);
+  await connectStore(service.db, actingFor(TEST_OPERATOR, shop.store), PLATFORM);
 });
 afterAll(async () => service?.close());
 
@@ -118,9 +119,9 @@ describe('POST /v2/customers/data_request', () => {
     // A photo the shopper attached: the export points at it, for the store to hand it over.
     const secondOrder = await service.db.order.findFirstOrThrow({ where: { storeId: shop.store.id, sourceOrderId: second } });
     const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#456' } }).jpeg().toBuffer();
-    const photo = await uploadClaimPhoto(service.db, postgresPhotoStore(service.db), { storeId: shop.store.id, orderId: secondOrder.id }, jpeg, new Date());
+    const photo = await uploadClaimPhoto(service.db, { store: shop.store, actor: { kind: 'shopper', orderId: secondOrder.id }, mode: 'live' }, postgresPhotoStore(service.db), jpeg, new Date());
     await service.db.claimPhoto.update({ where: { id: photo.id }, data: { claimId } });
-    await setClaimStatus(service.db, TEST_OPERATOR, claimId, 'in_review', service.clock, ada.claimNote);
+    await decideClaimAsOperator(service.db, claimId, 'in_review', service.clock, ada.claimNote);
     await refund(second, ada.refundNote);
 
     const answer = await api('POST', '/v2/customers/data_request', { email: `  ${ada.email.toUpperCase()} ` }, { headers: { 'Idempotency-Key': 'export-once' } });
@@ -163,7 +164,7 @@ describe('POST /v2/customers/data_request', () => {
     // An unknown email: nothing held.
     expect((await api('POST', '/v2/customers/data_request', { email: 'nobody@example.org' })).body.orders).toEqual([]);
     // Decided, so that the store's later erasures find no open claim of this test.
-    await setClaimStatus(service.db, TEST_OPERATOR, claimId, 'denied', service.clock);
+    await decideClaimAsOperator(service.db, claimId, 'denied', service.clock);
   });
 
   it('finds orders through a keyed hash in an index, never the email itself', async () => {
@@ -284,7 +285,7 @@ describe('POST /v2/customers/redact', () => {
     });
 
     // The claim is decided: the erasure job finishes the request without being asked again.
-    await setClaimStatus(service.db, TEST_OPERATOR, claimId, 'denied', service.clock, person.claimNote);
+    await decideClaimAsOperator(service.db, claimId, 'denied', service.clock, person.claimNote);
     const boss = new PgBoss({ connectionString: service.databaseUrl, schedule: false, supervise: false });
     await boss.start();
     try {
@@ -423,7 +424,7 @@ describe('platform privacy messages', () => {
 
     // The cancelled one never runs, even long after its time.
     service.clock.advance(49 * HOUR);
-    expect(await runDuePrivacyRequests(service.db, service.clock.now())).toMatchObject({ ordersErased: 0 });
+    expect(await runDuePrivacyRequests(service.db, systemScope('privacy-requests'), service.clock.now())).toMatchObject({ ordersErased: 0 });
     expect(await hasPii(ordersA[0] as string)).toBe(true);
 
     const second = await platform({ event: 'store.redact', request: { id: 'uninstall-2' } });
@@ -433,13 +434,13 @@ describe('platform privacy messages', () => {
 
     // 47 hours on: not due yet.
     service.clock.advance(47 * HOUR);
-    expect(await runDuePrivacyRequests(service.db, service.clock.now())).toEqual({ ordersErased: 0, requests: 0 });
+    expect(await runDuePrivacyRequests(service.db, systemScope('privacy-requests'), service.clock.now())).toEqual({ ordersErased: 0, requests: 0 });
     expect(await hasPii(ordersA[0] as string)).toBe(true);
 
     // 49 hours on: every order of the store is erased, but the one with an open claim.
     service.clock.advance(2 * HOUR);
     // (The scheduled job of this instance may run it first: the state is what counts.)
-    await runDuePrivacyRequests(service.db, service.clock.now());
+    await runDuePrivacyRequests(service.db, systemScope('privacy-requests'), service.clock.now());
     expect(await Promise.all(ordersA.map((id) => hasPii(id)))).toEqual([false, false]);
     expect(await hasPii(disputed)).toBe(true);
     expect(await hasPii(untouched, bystander)).toBe(true);
@@ -452,8 +453,8 @@ describe('platform privacy messages', () => {
     expect(await service.db.privacyRequest.findUniqueOrThrow({ where: { id: second.body.request_id as string } })).toMatchObject({ status: 'pending', ordersWithheld: 1 });
 
     // Too late to cancel? Not while it still owes an order; but once done, 409.
-    await setClaimStatus(service.db, TEST_OPERATOR, claimId, 'denied', service.clock);
-    await runDuePrivacyRequests(service.db, service.clock.now());
+    await decideClaimAsOperator(service.db, claimId, 'denied', service.clock);
+    await runDuePrivacyRequests(service.db, systemScope('privacy-requests'), service.clock.now());
     expect(await hasPii(disputed)).toBe(false);
     expect(await service.db.privacyRequest.findUniqueOrThrow({ where: { id: second.body.request_id as string } })).toMatchObject({ status: 'completed', ordersWithheld: 0 });
     const late = await platform({ event: 'store.redact_cancelled', request: { id: 'uninstall-2' } });
@@ -468,7 +469,7 @@ describe('platform privacy messages', () => {
     expect(schedules).toContainEqual({ name: PRIVACY_REQUESTS_QUEUE, cron: PRIVACY_REQUESTS_CRON, timezone: 'UTC' });
 
     const store = await seedStore(service.db);
-    await connectStore(service.db, TEST_OPERATOR, store.store.slug, PLATFORM);
+    await connectStore(service.db, actingFor(TEST_OPERATOR, store.store), PLATFORM);
     const raw = JSON.stringify({ merchant: store.store.slug, event: 'store.redact', request: { id: 'uninstall-op' } });
     const sent = await call(service.baseUrl, 'POST', `/api/webhooks/${PLATFORM}`, {
       rawBody: raw,

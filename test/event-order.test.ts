@@ -7,7 +7,7 @@
 //     created_at carries the object's final state;
 //   - no re-pricing of an order is dated after its cancellation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setClaimStatus, type ClaimStatus } from '../server/domain/claims/claims.js';
+import { decideClaim, type ClaimStatus } from '../server/domain/claims/index.js';
 import { applyTrackingReport } from '../server/domain/shipments/index.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
@@ -126,7 +126,7 @@ describe('a claim: decisions racing each other', () => {
       const filed = await call(service.baseUrl, 'POST', '/v1/claims', { key: shop.liveKey, body: { source_order_id: body.source_order_id, reason: 'lost' } });
       expect(filed.status).toBe(201);
       const id = filed.body.id as string;
-      const decide = (status: ClaimStatus) => setClaimStatus(service.db, { kind: 'operator', name: 'race' }, id, status, service.clock).then(
+      const decide = (status: ClaimStatus) => decideClaim(service.db, { store: shop.store, actor: { kind: 'operator', name: 'race' }, mode: 'live' }, id, status, service.clock).then(
         () => 'applied',
         (error: { code?: string }) => error.code,
       );

@@ -13,7 +13,7 @@ import { systemClock } from '../server/domain/kernel/clock.js';
 import type { PollScheduler } from '../server/domain/shipments/tracking.js';
 import { createMetrics } from '../server/http/metrics.js';
 import { createLogger } from '../server/logger.js';
-import { postgresPhotoStore } from '../server/domain/claims/photo-store.js';
+import { postgresPhotoStore } from '../server/domain/claims/index.js';
 import { shopperSessions } from '../server/domain/access/shopper-sessions.js';
 import { call } from './support/http.js';
 import { createTestDatabase, startService, type TestService } from './support/service.js';

@@ -11,6 +11,7 @@ import { inspectJsonText, MAX_JSON_DEPTH } from '../server/http/json-text.js';
 import { signEasyPost } from './support/fuzz-http.js';
 import { call, orderBody, tableCounts } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 const PLATFORM = 'deepshop';
 const SECRET = 'deepshop-shared-secret-0123456789';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   service = await startService({ easyPostWebhookSecret: EASYPOST_SECRET });
   shop = await seedStore(service.db);
   await createPlatform(service.db, TEST_OPERATOR, PLATFORM, SECRET);
-  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, PLATFORM);
+  await connectStore(service.db, actingFor(TEST_OPERATOR, shop.store), PLATFORM);
 });
 afterAll(async () => service.close());
 

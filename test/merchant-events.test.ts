@@ -13,6 +13,7 @@ import { call, orderBody } from './support/http.js';
 import { startEventReceiver, verifiedWith, type EventReceiver, type ReceivedEvent } from './support/event-receiver.js';
 import { deliveriesSettled } from './support/event-deliveries.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 const HOUR = 3600_000;
 const PLATFORM = 'eventsplat';
@@ -25,7 +26,7 @@ beforeAll(async () => {
   service = await startService({ events: { workers: true }, exposeMetrics: true });
   shop = await seedStore(service.db);
   await createPlatform(service.db, TEST_OPERATOR, PLATFORM, PLATFORM_SECRET);
-  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, PLATFORM);
+  await connectStore(service.db, actingFor(TEST_OPERATOR, shop.store), PLATFORM);
 });
 afterAll(async () => {
   await service?.close();

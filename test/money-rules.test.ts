@@ -12,6 +12,7 @@ import { creditDate } from '../server/domain/billing/refunds.js';
 import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 const PLATFORM = 'moneyshop';
 const SECRET = 'moneyshop-shared-secret-0123456789';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   service = await startService({ exposeMetrics: true });
   shop = await seedStore(service.db);
   await createPlatform(service.db, TEST_OPERATOR, PLATFORM, SECRET);
-  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, PLATFORM);
+  await connectStore(service.db, actingFor(TEST_OPERATOR, shop.store), PLATFORM);
   // Re-pricings and receipts are dated to the service clock: 2026-11-25 12:00 UTC.
   service.clock.advance(Date.parse('2026-11-25T12:00:00Z') - service.clock.now().getTime());
 });

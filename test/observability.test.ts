@@ -10,6 +10,7 @@ import { connectStore, createPlatform } from '../server/domain/platforms/platfor
 import { createLogger } from '../server/logger.js';
 import { call, metricValue, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 const logLines: string[] = [];
 const capture = new Writable({
@@ -33,7 +34,7 @@ beforeAll(async () => {
   hidden = await startService({ databaseUrl: service.databaseUrl });
   shop = await seedStore(service.db);
   await createPlatform(service.db, TEST_OPERATOR, 'obsplatform', SECRET);
-  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, 'obsplatform');
+  await connectStore(service.db, actingFor(TEST_OPERATOR, shop.store), 'obsplatform');
 });
 afterAll(async () => {
   await service.close();

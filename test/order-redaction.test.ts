@@ -7,12 +7,13 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { setClaimStatus } from '../server/domain/claims/claims.js';
 import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { call, orderBody } from './support/http.js';
 import { tablesHolding } from './support/pii-scan.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
 import { systemClock } from '../server/domain/kernel/clock.js';
+import { actingFor } from '../server/domain/access/actor.js';
+import { decideClaimAsOperator } from './support/service.js';
 
 const PLATFORM = 'erasureplat';
 const PLATFORM_SECRET = 'erasure-platform-shared-secret-0123456789';
@@ -26,7 +27,7 @@ beforeAll(async () => {
   service = await startService({ events: { workers: true } });
   shop = await seedStore(service.db);
   await createPlatform(service.db, TEST_OPERATOR, PLATFORM, PLATFORM_SECRET);
-  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, PLATFORM);
+  await connectStore(service.db, actingFor(TEST_OPERATOR, shop.store), PLATFORM);
   // A receiver that answers with what it was sent: its answers are kept in the delivery log.
   echo = createServer((request, response) => request.pipe(response.writeHead(200, { 'content-type': 'application/json' })));
   echo.listen(0, '127.0.0.1');
@@ -102,7 +103,7 @@ describe('POST /v2/orders/{source_order_id}/redact', () => {
     expect(refused.body.error_code).toBe('conflict');
     expect((await api('GET', `/v2/orders/${sourceOrderId}`)).body).toMatchObject({ has_pii: true, first_name: person.first });
 
-    await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id as string, 'denied', systemClock, person.claimNote);
+    await decideClaimAsOperator(service.db, claim.body.id as string, 'denied', systemClock, person.claimNote);
     // Every event so far has reached the echoing receiver, whose answers hold the names.
     await expect.poll(async () => service.db.webhookDelivery.count({ where: { status: 'pending' } }), { timeout: 15_000 }).toBe(0);
     expect(await rowsHolding(person.first)).toEqual(expect.arrayContaining(['orders', 'events', 'webhook_delivery_attempts', 'idempotency_keys', 'quotes']));

@@ -2,14 +2,15 @@
 // last activity, applied by the daily job on a clock moved forward; and the job's schedule.
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setClaimStatus } from '../server/domain/claims/claims.js';
 import { erasePersonalDataPastRetention } from '../server/domain/privacy/personal-data-retention.js';
 import { pollShipment } from '../server/domain/shipments/index.js';
 import { RETENTION_CRON, RETENTION_QUEUE } from '../server/jobs/personal-data-retention.js';
 import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
-import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 import { clockAt } from '../server/domain/kernel/clock.js';
+import { systemScope } from '../server/domain/access/actor.js';
+import { decideClaimAsOperator } from './support/service.js';
 
 const DAY = 86_400_000;
 
@@ -57,7 +58,7 @@ describe('personal data retention', () => {
     // A claim resolved on day 20: its activity is that day.
     const claimed = await order(shop);
     const claim = await call(service.baseUrl, 'POST', '/v1/claims', { key: shop.liveKey, body: { source_order_id: claimed, reason: 'damaged' } });
-    await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id as string, 'denied', clockAt(new Date(now + 20 * DAY)));
+    await decideClaimAsOperator(service.db, claim.body.id as string, 'denied', clockAt(new Date(now + 20 * DAY)));
     // A claim still open: the order waits whatever its age.
     const open = await order(shop);
     expect((await call(service.baseUrl, 'POST', '/v1/claims', { key: shop.liveKey, body: { source_order_id: open, reason: 'lost' } })).status).toBe(201);
@@ -65,21 +66,21 @@ describe('personal data retention', () => {
     const elsewhere = await order(other);
 
     // Day 31: only the plain order is past 30 days (the delivery came on day 2).
-    expect(await erasePersonalDataPastRetention(service.db, new Date(now + 31 * DAY))).toBe(1);
+    expect(await erasePersonalDataPastRetention(service.db, systemScope('personal-data-retention'), new Date(now + 31 * DAY))).toBe(1);
     expect(await hasPii(shop, plain)).toBe(false);
     expect(await hasPii(shop, delivered)).toBe(true);
     // Day 33: the delivered one too; day 51: the claimed one (resolved on day 20).
-    expect(await erasePersonalDataPastRetention(service.db, new Date(now + 33 * DAY))).toBe(1);
+    expect(await erasePersonalDataPastRetention(service.db, systemScope('personal-data-retention'), new Date(now + 33 * DAY))).toBe(1);
     expect(await hasPii(shop, delivered)).toBe(false);
     expect(await hasPii(shop, claimed)).toBe(true);
-    expect(await erasePersonalDataPastRetention(service.db, new Date(now + 51 * DAY))).toBe(1);
+    expect(await erasePersonalDataPastRetention(service.db, systemScope('personal-data-retention'), new Date(now + 51 * DAY))).toBe(1);
     expect(await hasPii(shop, claimed)).toBe(false);
     // Two years on, the open claim still holds its order; the other store's order is erased.
-    expect(await erasePersonalDataPastRetention(service.db, new Date(now + 731 * DAY))).toBeGreaterThanOrEqual(1);
+    expect(await erasePersonalDataPastRetention(service.db, systemScope('personal-data-retention'), new Date(now + 731 * DAY))).toBeGreaterThanOrEqual(1);
     expect(await hasPii(shop, open)).toBe(true);
     expect(await hasPii(other, elsewhere)).toBe(false);
     // Nothing left to do: the next run erases nothing.
-    expect(await erasePersonalDataPastRetention(service.db, new Date(now + 731 * DAY))).toBe(0);
+    expect(await erasePersonalDataPastRetention(service.db, systemScope('personal-data-retention'), new Date(now + 731 * DAY))).toBe(0);
     const audit = await service.db.auditEvent.count({ where: { action: 'order.redacted', actorKind: 'system', actorId: 'personal-data-retention' } });
     expect(audit).toBeGreaterThanOrEqual(4);
   });

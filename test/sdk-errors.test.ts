@@ -26,6 +26,7 @@ import {
 import { orderBody } from './support/http.js';
 import { rejection } from './support/sdk-rejection.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 let service: TestService;
 let shop: SeededStore;
@@ -71,7 +72,7 @@ describe('errors from the real server', () => {
   });
 
   it('403: PermissionError for a key not scoped to a store', async () => {
-    const account = await issueApiKey(service.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'account' });
+    const account = await issueApiKey(service.db, actingFor(TEST_OPERATOR, shop.store), { mode: 'live', scope: 'account' });
     const error = await rejection(new Client({ apiKey: account.key, baseUrl: service.baseUrl }).orders.retrieve('1001'));
     expect(error).toBeInstanceOf(PermissionError);
     expectAnswered(error, 403, 'forbidden');
@@ -176,7 +177,7 @@ describe('errors from the real server', () => {
   it('5xx: APIError, e.g. 500 order_not_yet_ingested for a fulfilment that came first', async () => {
     const secret = 'errors-platform-secret-0123456789';
     await createPlatform(service.db, TEST_OPERATOR, 'errorsplatform', secret);
-    await connectStore(service.db, TEST_OPERATOR, shop.store.slug, 'errorsplatform');
+    await connectStore(service.db, actingFor(TEST_OPERATOR, shop.store), 'errorsplatform');
     const error = await rejection(
       sendPlatformMessage({
         baseUrl: service.baseUrl,

@@ -16,6 +16,7 @@ import {
   type OrderPlacedMessage,
 } from '../sdk/src/index.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 const PLATFORM = 'sdkwire';
 const SECRET = 'sdkwire-shared-secret-0123456789';
@@ -27,7 +28,7 @@ beforeAll(async () => {
   service = await startService();
   shop = await seedStore(service.db); // 1.5 %, minimum 0.98
   await createPlatform(service.db, TEST_OPERATOR, PLATFORM, SECRET);
-  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, PLATFORM);
+  await connectStore(service.db, actingFor(TEST_OPERATOR, shop.store), PLATFORM);
 });
 afterAll(async () => service.close());
 

@@ -17,8 +17,8 @@ import {
 } from '../sdk/src/index.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 import sharp from 'sharp';
-import { uploadClaimPhoto } from '../server/domain/claims/claim-photos.js';
-import { postgresPhotoStore } from '../server/domain/claims/photo-store.js';
+import { uploadClaimPhoto } from '../server/domain/claims/index.js';
+import { postgresPhotoStore } from '../server/domain/claims/index.js';
 
 let service: TestService;
 let shop: SeededStore;
@@ -140,7 +140,7 @@ describe('every resource against the real server', () => {
     // A photo the shopper attached: the JPEG's bytes, and a typed 404 for one that is not the claim's.
     const claimedOrder = await service.db.order.findFirstOrThrow({ where: { storeId: shop.store.id, sourceOrderId: claimed } });
     const jpeg = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#933' } }).jpeg().toBuffer();
-    const photo = await uploadClaimPhoto(service.db, postgresPhotoStore(service.db), { storeId: shop.store.id, orderId: claimedOrder.id }, jpeg, new Date());
+    const photo = await uploadClaimPhoto(service.db, { store: shop.store, actor: { kind: 'shopper', orderId: claimedOrder.id }, mode: 'live' }, postgresPhotoStore(service.db), jpeg, new Date());
     await service.db.claimPhoto.update({ where: { id: photo.id }, data: { claimId: claim.id } });
     const [reference] = (await client.claims.retrieve(claim.id)).photos;
     expect(reference).toMatchObject({ id: photo.id, width: 80, height: 60 });

@@ -5,16 +5,16 @@
 //   - API keys at rest: no plaintext anywhere in the database, only 64-hex SHA-256 hashes.
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contract } from '../contract/index.js';
 import { signWebhook, verifyWebhookSignature } from '../contract/webhook-signature.js';
 import type { CallerCache } from '../server/domain/access/api-key-cache.js';
-import { authenticateApiKey, issueApiKey, revokeApiKey } from '../server/domain/access/api-keys.js';
+import { authenticateApiKey, issueApiKey, revokeApiKey, findApiKeyStore } from '../server/domain/access/api-keys.js';
 import { createLogger } from '../server/logger.js';
 import { verifyEasyPostWebhook } from '../server/tracking/easypost.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 import { spyOnTimingSafeEqual, type TimingSafeEqualSpy } from './support/timing-safe-equal-spy.js';
 import { logLines, capture, PLATFORM_A, SECRET_A, SECRET_B, EASYPOST_SECRET, service, storeA, issuedKeys, unique, startSecurityService, stopSecurityService } from './support/security-fixture.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 const enc = encodeURIComponent;
 
@@ -143,9 +143,9 @@ describe('logs after a full run', () => {
     });
     storeC = await seedStore(service.db);
     issuedKeys.push(storeC.liveKey, storeC.testKey);
-    accountKey = (await issueApiKey(service.db, TEST_OPERATOR, { storeSlug: storeA.store.slug, mode: 'live', scope: 'account' })).key;
-    const revoked = await issueApiKey(service.db, TEST_OPERATOR, { storeSlug: storeA.store.slug, mode: 'live', scope: 'store' });
-    await revokeApiKey(service.db, TEST_OPERATOR, revoked.id, new Date());
+    accountKey = (await issueApiKey(service.db, actingFor(TEST_OPERATOR, storeA.store), { mode: 'live', scope: 'account' })).key;
+    const revoked = await issueApiKey(service.db, actingFor(TEST_OPERATOR, storeA.store), { mode: 'live', scope: 'store' });
+    await revokeApiKey(service.db, actingFor(TEST_OPERATOR, await findApiKeyStore(service.db, revoked.id)), revoked.id, new Date());
     revokedKey = revoked.key;
     issuedKeys.push(accountKey, revokedKey);
   });
@@ -323,9 +323,9 @@ describe('API keys at rest', () => {
       rateLimits: { ordersPerMinute: 1000, addressesPerMinute: 1000, addressesPerDay: 1000, quotesPerMinute: 1000, quotesPerMinutePerIp: 1000, otherPerMinute: 1000, shopperPerMinutePerIp: 1000, shopperLookupsPerIp: 1000, shopperLookupsPerOrderPerIp: 1000, shopperLookupsPerOrder: 1000 },
     });
     const shop = await seedStore(service.db);
-    const account = await issueApiKey(service.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'account' });
-    const revoked = await issueApiKey(service.db, TEST_OPERATOR, { storeSlug: shop.store.slug, mode: 'live', scope: 'store' });
-    await revokeApiKey(service.db, TEST_OPERATOR, revoked.id, new Date());
+    const account = await issueApiKey(service.db, actingFor(TEST_OPERATOR, shop.store), { mode: 'live', scope: 'account' });
+    const revoked = await issueApiKey(service.db, actingFor(TEST_OPERATOR, shop.store), { mode: 'live', scope: 'store' });
+    await revokeApiKey(service.db, actingFor(TEST_OPERATOR, await findApiKeyStore(service.db, revoked.id)), revoked.id, new Date());
     const ownKeys = [shop.liveKey, shop.testKey, account.key, revoked.key];
     const marker = unique('keys-at-rest-');
     try {

@@ -6,14 +6,13 @@ import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract } from '../contract/index.js';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { setClaimStatus } from '../server/domain/claims/claims.js';
 import sharp from 'sharp';
-import { uploadClaimPhoto } from '../server/domain/claims/claim-photos.js';
-import { postgresPhotoStore } from '../server/domain/claims/photo-store.js';
+import { uploadClaimPhoto } from '../server/domain/claims/index.js';
+import { postgresPhotoStore } from '../server/domain/claims/index.js';
 import { call, orderBody, tableCounts, type ApiResponse } from './support/http.js';
-import { TEST_OPERATOR } from './support/service.js';
 import { PLATFORM_A, SECRET_A, PLATFORM_B, SECRET_B, service, storeA, storeB, unique, pushSigned, startSecurityService, stopSecurityService } from './support/security-fixture.js';
 import { systemClock } from '../server/domain/kernel/clock.js';
+import { decideClaimAsOperator } from './support/service.js';
 
 beforeAll(startSecurityService);
 afterAll(stopSecurityService);
@@ -48,10 +47,10 @@ async function fixtureOfA(): Promise<Fixture> {
   // A photo on the claim, as a shopper would have attached it.
   const order = await service.db.order.findFirstOrThrow({ where: { storeId: storeA.store.id, sourceOrderId } });
   const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#888' } }).jpeg().toBuffer();
-  const photo = await uploadClaimPhoto(service.db, postgresPhotoStore(service.db), { storeId: storeA.store.id, orderId: order.id }, jpeg, new Date());
+  const photo = await uploadClaimPhoto(service.db, { store: storeA.store, actor: { kind: 'shopper', orderId: order.id }, mode: 'live' }, postgresPhotoStore(service.db), jpeg, new Date());
   await service.db.claimPhoto.update({ where: { id: photo.id }, data: { claimId: claim.body.id as string } });
   // Resolved, so that A's own cancels succeed in the positive controls below.
-  await setClaimStatus(service.db, TEST_OPERATOR, claim.body.id as string, 'closed', systemClock);
+  await decideClaimAsOperator(service.db, claim.body.id as string, 'closed', systemClock);
   // One endpoint at a time, within the store's limit: each fixture makes its own.
   await service.db.webhookEndpoint.deleteMany({ where: { storeId: storeA.store.id } });
   const endpoint = await call(service.baseUrl, 'POST', '/v1/webhook_endpoints', { key: storeA.liveKey, body: { url: 'https://a.example.com/hook', events: ['*'] } });

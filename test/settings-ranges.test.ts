@@ -2,9 +2,10 @@
 // 365 days) and the personal-data retention (1 to 36,500 days) are refused out of range by the
 // domain operations themselves, not only by the console's contract and the CLI's options.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateClaimPage } from '../server/domain/claims/claim-page.js';
+import { updateClaimPage } from '../server/domain/claims/index.js';
 import { MAX_RETENTION_DAYS, updateStoreDeclarations } from '../server/domain/stores/stores.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 let service: TestService;
 let shop: SeededStore;
@@ -21,7 +22,7 @@ describe('claim windows', () => {
   it('are refused out of 1 to 365 days, naming each bad field, and nothing changes', async () => {
     const before = await windowsOf();
     for (const bad of [0, 366, 1.5, -1]) {
-      await expect(updateClaimPage(service.db, TEST_OPERATOR, shop.store.id, { lost_after_days: bad, after_delivery_days: bad }, new Date())).rejects.toMatchObject({
+      await expect(updateClaimPage(service.db, actingFor(TEST_OPERATOR, shop.store), { lost_after_days: bad, after_delivery_days: bad }, new Date())).rejects.toMatchObject({
         code: 'invalid_request',
         fieldErrors: [
           { field: 'lost_after_days', message: 'must be a whole number of days from 1 to 365' },
@@ -33,7 +34,7 @@ describe('claim windows', () => {
   });
 
   it('are taken at the ends of the range', async () => {
-    await updateClaimPage(service.db, TEST_OPERATOR, shop.store.id, { lost_after_days: 1, after_delivery_days: 365 }, new Date());
+    await updateClaimPage(service.db, actingFor(TEST_OPERATOR, shop.store), { lost_after_days: 1, after_delivery_days: 365 }, new Date());
     expect(await windowsOf()).toMatchObject({ claimLostAfterDays: 1, claimAfterDeliveryDays: 365 });
   });
 });
@@ -41,13 +42,13 @@ describe('claim windows', () => {
 describe('the personal-data retention', () => {
   it('is refused out of 1 to 36,500 days, and taken at its ends', async () => {
     for (const bad of [0, MAX_RETENTION_DAYS + 1, 2.5]) {
-      await expect(updateStoreDeclarations(service.db, TEST_OPERATOR, shop.store.slug, { personalDataRetentionDays: bad })).rejects.toMatchObject({
+      await expect(updateStoreDeclarations(service.db, actingFor(TEST_OPERATOR, shop.store), { personalDataRetentionDays: bad })).rejects.toMatchObject({
         code: 'invalid_request',
         fieldErrors: [{ field: 'personal_data_retention_days', message: 'must be a whole number of days from 1 to 36500' }],
       });
     }
     for (const good of [1, MAX_RETENTION_DAYS]) {
-      await updateStoreDeclarations(service.db, TEST_OPERATOR, shop.store.slug, { personalDataRetentionDays: good });
+      await updateStoreDeclarations(service.db, actingFor(TEST_OPERATOR, shop.store), { personalDataRetentionDays: good });
       expect((await windowsOf()).personalDataRetentionDays).toBe(good);
     }
   });

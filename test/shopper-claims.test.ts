@@ -1,16 +1,16 @@
 // The claim page's API through real HTTP (docs/shopper-claims.md): finding an order by its number
 // and email, the signed session scoped to that order, the photo checks, the claim windows, filing
-// through the one createClaim, and what erasure takes with it. The browser flow is
+// through the one fileClaim, and what erasure takes with it. The browser flow is
 // test/claims-web.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { setClaimStatus } from '../server/domain/claims/claims.js';
-import { sweepUnattachedPhotos } from '../server/domain/claims/claim-photos.js';
-import { NO_MATCHING_ORDER } from '../server/domain/claims/shopper-claims.js';
+import { sweepUnattachedPhotos } from '../server/domain/claims/index.js';
+import { NO_MATCHING_ORDER } from '../server/domain/claims/index.js';
 import { DEFAULT_RATE_LIMITS } from '../server/http/rate-limit.js';
 import { call, orderBody, tableCounts, type ApiResponse } from './support/http.js';
 import { spyOnTimingSafeEqual } from './support/timing-safe-equal-spy.js';
-import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
+import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
+import { decideClaimAsOperator } from './support/service.js';
 
 let service: TestService;
 let shop: SeededStore;
@@ -342,7 +342,7 @@ describe('photos', () => {
 });
 
 describe('filing and following a claim', () => {
-  it('files through the one createClaim: the claim.created event, one open claim per parcel, photos required for damage', async () => {
+  it('files through the one fileClaim: the claim.created event, one open claim per parcel, photos required for damage', async () => {
     const order = await placeOrder();
     await deliver(order.trackingNumber, 2);
     const shopper = await logIn(shop, order.orderNumber);
@@ -380,7 +380,7 @@ describe('filing and following a claim', () => {
     const shopper = await logIn(shop, order.orderNumber);
     const filed = await asShopper(shopper, 'POST', '/claims', { body: { tracking_number: order.trackingNumber, reason: 'wrong_address', description: 'Sent to my old flat.', items: [], photo_ids: [] } });
     expect(filed.status).toBe(201);
-    await setClaimStatus(service.db, TEST_OPERATOR, filed.body.id, 'approved', service.clock, 'A replacement ships today.');
+    await decideClaimAsOperator(service.db, filed.body.id, 'approved', service.clock, 'A replacement ships today.');
     const read = await asShopper(shopper, 'GET', `/claims/${filed.body.id}`);
     expect(read.body.status).toBe('approved');
     expect(read.body.history.map((change: { status: string; note: string | null }) => [change.status, change.note])).toEqual([
@@ -434,7 +434,7 @@ describe('filing and following a claim', () => {
     const photos = [await upload(shopper, await phonePhoto('#33c')), await upload(shopper, await phonePhoto('#3c3'))].map((response) => response.body.id as string);
     const filed = await asShopper(shopper, 'POST', '/claims', { body: { tracking_number: order.trackingNumber, reason: 'damaged', description: 'Smashed lamp, see photos.', items: [], photo_ids: photos } });
     expect(filed.status).toBe(201);
-    await setClaimStatus(service.db, TEST_OPERATOR, filed.body.id, 'denied', service.clock, 'Not covered.');
+    await decideClaimAsOperator(service.db, filed.body.id, 'denied', service.clock, 'Not covered.');
     expect(await service.db.claimPhotoObject.count({ where: { photoId: { in: photos } } })).toBe(2);
     expect((await call(service.baseUrl, 'POST', `/v2/orders/${order.sourceOrderId}/redact`, { key: shop.liveKey })).status).toBe(200);
     expect(await service.db.claimPhoto.count({ where: { id: { in: photos } } })).toBe(0);

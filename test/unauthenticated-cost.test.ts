@@ -22,6 +22,7 @@ import { createMerchantUser } from '../server/domain/access/merchant-users.js';
 import { CSRF_HEADER } from '../contract/console/index.js';
 import { freePort, spawnServer, type ServerProcess } from './support/server-process.js';
 import { createTestDatabase, seedStore, TEST_OPERATOR, type SeededStore } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 const PLATFORM = 'costplat';
 const SECRET = 'unauthenticated-cost-shared-secret-0123';
@@ -38,7 +39,7 @@ beforeAll(async () => {
   db = createDatabase(databaseUrl);
   shop = await seedStore(db);
   await createPlatform(db, TEST_OPERATOR, PLATFORM, SECRET);
-  await connectStore(db, TEST_OPERATOR, shop.store.slug, PLATFORM);
+  await connectStore(db, actingFor(TEST_OPERATOR, shop.store), PLATFORM);
   port = await freePort();
   server = spawnServer({ DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'info', RATE_LIMITS_ENABLED: 'false' });
   await server.waitFor('listening on', 60_000);
@@ -270,7 +271,7 @@ describe('uploads check the session before reading the image', () => {
   }, 60_000);
 
   it('a logged-in upload over the limit is refused from its declared length (413), before a byte of it is read', async () => {
-    const { setupPath } = await createMerchantUser(db, TEST_OPERATOR, { storeId: shop.store.id, email: `owner@${shop.store.slug}.example`, role: 'owner' }, new Date());
+    const { setupPath } = await createMerchantUser(db, actingFor(TEST_OPERATOR, shop.store), { email: `owner@${shop.store.slug}.example`, role: 'owner' }, new Date());
     const token = new URL(setupPath, 'http://x').searchParams.get('token');
     const setup = await fetch(`http://127.0.0.1:${port}/console/api/setup`, {
       method: 'POST',

@@ -5,6 +5,7 @@ import { signWebhook } from '../contract/webhook-signature.js';
 import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
 import { call, orderBody, tableCounts } from './support/http.js';
 import { firstPollOf, seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
+import { actingFor } from '../server/domain/access/actor.js';
 
 const PLATFORM = 'shopwire';
 const SECRET = 'shopwire-shared-secret-0123456789';
@@ -18,7 +19,7 @@ beforeAll(async () => {
   unconnected = await seedStore(service.db);
   await createPlatform(service.db, TEST_OPERATOR, PLATFORM, SECRET);
   await createPlatform(service.db, TEST_OPERATOR, 'otherplatform', 'another-secret-0123456789');
-  await connectStore(service.db, TEST_OPERATOR, shop.store.slug, PLATFORM);
+  await connectStore(service.db, actingFor(TEST_OPERATOR, shop.store), PLATFORM);
 });
 afterAll(async () => service.close());
 

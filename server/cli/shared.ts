@@ -8,16 +8,22 @@ import type { ErrorCode, FieldError } from '../../contract/errors.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { composeCli } from '../compose.js';
 import type { Database } from '../db/client.js';
-import type { Actor } from '../domain/access/actor.js';
+import { actingFor, type Scope, type ServiceScope } from '../domain/access/actor.js';
+import { findStoreBySlug } from '../domain/stores/stores.js';
 import { resolveDatabase } from '../db/resolve.js';
 
 /** The operator running the CLI, as the audit log records it: the system user's name. */
-export function operator(): Actor {
+export function operator(): ServiceScope {
   try {
-    return { kind: 'operator', name: userInfo().username };
+    return { actor: { kind: 'operator', name: userInfo().username } };
   } catch {
-    return { kind: 'operator', name: process.env.USER ?? 'unknown' };
+    return { actor: { kind: 'operator', name: process.env.USER ?? 'unknown' } };
   }
+}
+
+/** The operator at work on the store the command names (by its slug): live data, as every operator command. */
+export async function operatorOn(db: Database, storeSlug: string): Promise<Scope> {
+  return actingFor(operator(), await findStoreBySlug(db, storeSlug));
 }
 
 /** Wire codes of the API, plus one for what only a CLI can get wrong. */

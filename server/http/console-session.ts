@@ -9,8 +9,6 @@ import { csrfTokenMatches, findSession, type ConsoleSessionRecord } from '../dom
 import type { Clock } from '../domain/kernel/clock.js';
 import { AppError } from '../domain/kernel/errors.js';
 import { roleAllows } from '../domain/access/merchant-users.js';
-import type { StoreScope } from '../domain/access/actor.js';
-import { findStoreBySlug } from '../domain/stores/stores.js';
 import type { Database } from '../db/client.js';
 import { routePolicy } from './route-policy.js';
 import { setSessionCookieOf } from './session-cookie.js';
@@ -57,20 +55,12 @@ export function consoleSession(deps: { db: Database; clock: Clock }): RequestHan
         if (policy.role !== undefined && !roleAllows(session.user.role, policy.role)) {
           return next(new AppError('forbidden', `This needs the ${policy.role} role; yours is ${session.user.role}.`));
         }
-        req.console = { session, actor: { kind: 'console_user', userId: session.user.id } };
+        // Live data only (the console shows the store's real orders), the user as the actor.
+        req.console = { session, scope: { store: session.store, actor: { kind: 'console_user', userId: session.user.id }, mode: 'live' } };
         next();
       })
       .catch(next);
   };
-}
-
-/**
- * The store scope a console user acts in, for the domain functions the API shares: live data
- * only (the console shows the store's real orders), the user as the actor.
- */
-export async function consoleScopeOf(db: Database, req: Request): Promise<StoreScope> {
-  const { session, actor } = consoleOf(req);
-  return { store: await findStoreBySlug(db, session.store.slug), actor, mode: 'live' };
 }
 
 /** The console session of an authenticated console route; the middleware guarantees it. */

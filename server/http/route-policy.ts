@@ -4,7 +4,7 @@ import type { AppRouter } from '@ts-rest/core';
 import { isAppRoute } from '@ts-rest/core';
 import type { Request } from 'express';
 import { policyOf, type RoutePolicy } from '../../contract/policy.js';
-import type { StoreScope } from '../domain/access/actor.js';
+import type { Scope } from '../domain/access/actor.js';
 import { AppError } from '../domain/kernel/errors.js';
 import './request-types.js';
 
@@ -13,7 +13,7 @@ export function routePolicy(req: Request): RoutePolicy | undefined {
 }
 
 /** The store scope of an authenticated key route; the key middleware guarantees it is there. */
-export function scopeOf(req: { scope?: StoreScope }): StoreScope {
+export function scopeOf(req: { scope?: Scope }): Scope {
   if (!req.scope) throw new AppError('unauthorized', 'No API key.');
   return req.scope;
 }

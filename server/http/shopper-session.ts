@@ -5,9 +5,12 @@
 import { parseCookie } from 'cookie';
 import type { Request, RequestHandler, Response } from 'express';
 import { SHOPPER_CSRF_HEADER, SHOPPER_SESSION_COOKIE, shopperApiBase } from '../../contract/shopper/index.js';
+import type { Database } from '../db/client.js';
+import type { Scope, ShopperActor } from '../domain/access/actor.js';
 import type { Clock } from '../domain/kernel/clock.js';
+import { findStoreBySlug } from '../domain/stores/stores.js';
 import { AppError } from '../domain/kernel/errors.js';
-import type { IssuedShopperSession, ShopperSession, ShopperSessions } from '../domain/access/shopper-sessions.js';
+import type { IssuedShopperSession, ShopperSessions } from '../domain/access/shopper-sessions.js';
 import { sameOrigin } from './console-session.js';
 import { setSessionCookieOf } from './session-cookie.js';
 import { routePolicy } from './route-policy.js';
@@ -23,7 +26,7 @@ export function setShopperCookie(req: Request, res: Response, storeSlug: string,
   setSessionCookieOf(req, res, { name: SHOPPER_SESSION_COOKIE, path: shopperApiBase(storeSlug), sameSite: 'strict' }, session);
 }
 
-export function shopperSession(deps: { shopperSessions: ShopperSessions; clock: Clock }): RequestHandler {
+export function shopperSession(deps: { db: Database; shopperSessions: ShopperSessions; clock: Clock }): RequestHandler {
   return (req, res, next) => {
     const policy = routePolicy(req);
     if (policy === undefined) return next();
@@ -38,22 +41,31 @@ export function shopperSession(deps: { shopperSessions: ShopperSessions; clock: 
     deps.shopperSessions
       .check(token, deps.clock.now())
       .then(async (checked) => {
-        if (checked.status !== 'valid') {
+        // A session of one store is worth nothing at another.
+        const store = checked.status === 'valid' ? await findStoreBySlug(deps.db, slug).catch(unknownStoreAsNull) : null;
+        if (checked.status !== 'valid' || store?.id !== checked.session.storeId || store === null) {
           setShopperCookie(req, res, slug, null);
           return next(new AppError('unauthorized', 'Your session has ended. Look up your order again.'));
         }
         if (changes && !(await deps.shopperSessions.csrfMatches(token, req.header(SHOPPER_CSRF_HEADER)))) {
           return next(new AppError('forbidden', `Missing or wrong ${SHOPPER_CSRF_HEADER}: reload the page.`));
         }
-        req.shopper = { session: checked.session, token };
+        // The shopper, named by the order they found, acting on live data of the session's store.
+        const scope: Scope<ShopperActor> = { store, actor: { kind: 'shopper', orderId: checked.session.orderId }, mode: 'live' };
+        req.shopper = { session: checked.session, token, scope };
         next();
       })
       .catch(next);
   };
 }
 
+const unknownStoreAsNull = (error: unknown) => {
+  if (error instanceof AppError && error.code === 'not_found') return null;
+  throw error;
+};
+
 /** The session of an authenticated shopper route; the middleware guarantees it. */
-export function shopperOf(req: Request): { session: ShopperSession; token: string } {
+export function shopperOf(req: Request): NonNullable<Request['shopper']> {
   if (!req.shopper) throw new AppError('unauthorized', 'Look up your order first, with its number and email.');
   return req.shopper;
 }

@@ -5,6 +5,7 @@ import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../domain/kernel/clock.js';
+import { systemScope } from '../domain/access/actor.js';
 import { erasePersonalDataPastRetention } from '../domain/privacy/personal-data-retention.js';
 import type { JobMetrics } from './job-metrics.js';
 
@@ -17,7 +18,7 @@ export async function startPersonalDataRetention(options: { boss: PgBoss; db: Da
   await boss.createQueue(RETENTION_QUEUE, { name: RETENTION_QUEUE, policy: 'singleton', retryLimit: 3, retryDelay: 600, expireInSeconds: 3600 });
   await boss.schedule(RETENTION_QUEUE, RETENTION_CRON, {}, { tz: 'UTC' });
   await boss.work(RETENTION_QUEUE, { batchSize: 1 }, async () => {
-    const erased = await erasePersonalDataPastRetention(db, clock.now());
+    const erased = await erasePersonalDataPastRetention(db, systemScope(RETENTION_QUEUE), clock.now());
     metrics.personalDataErased('retention', erased);
     logger.info({ component: 'jobs', erased_orders: erased }, 'personal data past retention erased');
   });

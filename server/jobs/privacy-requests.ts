@@ -6,6 +6,7 @@ import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../domain/kernel/clock.js';
+import { systemScope } from '../domain/access/actor.js';
 import { runDuePrivacyRequests } from '../domain/privacy/store-redaction.js';
 import type { JobMetrics } from './job-metrics.js';
 
@@ -17,7 +18,7 @@ export async function startPrivacyRequests(options: { boss: PgBoss; db: Database
   await boss.createQueue(PRIVACY_REQUESTS_QUEUE, { name: PRIVACY_REQUESTS_QUEUE, policy: 'singleton', retryLimit: 3, retryDelay: 300, expireInSeconds: 3600 });
   await boss.schedule(PRIVACY_REQUESTS_QUEUE, PRIVACY_REQUESTS_CRON, {}, { tz: 'UTC' });
   await boss.work(PRIVACY_REQUESTS_QUEUE, { batchSize: 1 }, async () => {
-    const { ordersErased, requests } = await runDuePrivacyRequests(db, clock.now());
+    const { ordersErased, requests } = await runDuePrivacyRequests(db, systemScope(PRIVACY_REQUESTS_QUEUE), clock.now());
     metrics.personalDataErased('request', ordersErased);
     if (requests > 0) logger.info({ component: 'jobs', requests, erased_orders: ordersErased }, 'due privacy requests carried out');
   });

@@ -10,7 +10,7 @@ import { deleteExpiredSessions } from '../domain/access/console-sessions.js';
 import { deleteExpiredRequestLog } from '../domain/access/request-log.js';
 import { sweepExpiredEvents } from '../domain/events/events.js';
 import { sweepExpiredIdempotencyKeys } from '../domain/access/idempotency.js';
-import { sweepUnattachedPhotos } from '../domain/claims/claim-photos.js';
+import { sweepUnattachedPhotos } from '../domain/claims/index.js';
 
 export const RETENTION_SWEEP_INTERVAL_MS = 3600_000;
 

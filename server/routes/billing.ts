@@ -11,7 +11,7 @@ export const billingRouter = ({ db }: AppDeps) =>
   s.router(billingContract, {
     statements: async ({ query, req }) => {
       // Test keys never get here: the route declares testKeys: not_found (the ledger is live data).
-      const statement = await billingStatement(db, scopeOf(req).store.id, query.month);
+      const statement = await billingStatement(db, scopeOf(req), query.month);
       return { status: 200, body: toBillingStatementResponse(statement) };
     },
   });

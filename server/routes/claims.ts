@@ -1,8 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import { claimsContract } from '../../contract/index.js';
-import { getClaim, listClaims } from '../domain/claims/claims.js';
-import { readClaimPhoto } from '../domain/claims/claim-photos.js';
-import { toClaimResponse } from '../domain/claims/claim-payload.js';
+import { getClaim, listClaims } from '../domain/claims/index.js';
+import { readClaimPhoto } from '../domain/claims/index.js';
+import { toClaimResponse } from '../domain/claims/index.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
 import { commandsFor } from '../domain/sandbox/sandbox.js';
@@ -13,7 +13,7 @@ export const claimsRouter = ({ db, clock, photos }: AppDeps) =>
   s.router(claimsContract, {
     create: async ({ body, req }) => {
       const scope = scopeOf(req);
-      const claim = await commandsFor(scope.mode).createClaim(db, scope, body, clock.now());
+      const claim = await commandsFor(scope.mode).fileClaim(db, scope, body, clock.now());
       return { status: 201, body: toClaimResponse(claim) };
     },
     get: async ({ params, req }) => {

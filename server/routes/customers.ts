@@ -11,7 +11,7 @@ export const customersRouter = ({ db, clock, metrics }: AppDeps) =>
   s.router(customersContract, {
     redact: async ({ body, req }) => {
       const scope = scopeOf(req);
-      const result = await redactCustomer(db, { storeId: scope.store.id, actor: scope.actor }, { email: body.email }, clock.now());
+      const result = await redactCustomer(db, scope, { email: body.email }, clock.now());
       metrics.privacyRequestReceived('customer_redact');
       metrics.personalDataErased('request', result.redacted.length);
       return { status: 200, body: toCustomerRedaction(result) };
@@ -19,7 +19,7 @@ export const customersRouter = ({ db, clock, metrics }: AppDeps) =>
     dataRequest: async ({ body, req }) => {
       const scope = scopeOf(req);
       const now = clock.now();
-      const result = await exportCustomerData(db, { storeId: scope.store.id, actor: scope.actor }, { email: body.email }, now);
+      const result = await exportCustomerData(db, scope, { email: body.email }, now);
       metrics.privacyRequestReceived('customer_data_request');
       return { status: 200, body: toCustomerDataExport(result, now) };
     },

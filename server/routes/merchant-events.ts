@@ -49,10 +49,10 @@ export const webhookEndpointsRouter = ({ db, clock, events }: AppDeps) =>
 export const eventsRouter = ({ db, clock }: AppDeps) =>
   s.router(eventsContract, {
     list: async ({ query, req }) => {
-      const page = await listEvents(db, scopeOf(req).store.id, { ...pageOf(query), ...(query.type === undefined ? {} : { type: query.type }) });
+      const page = await listEvents(db, scopeOf(req), { ...pageOf(query), ...(query.type === undefined ? {} : { type: query.type }) });
       return { status: 200, body: { data: page.data, has_more: page.hasMore } };
     },
-    get: async ({ params, req }) => ({ status: 200, body: await getEvent(db, scopeOf(req).store.id, params.id) }),
+    get: async ({ params, req }) => ({ status: 200, body: await getEvent(db, scopeOf(req), params.id) }),
     resend: async ({ params, body, req }) => {
       const deliveries = await resendEvent(db, scopeOf(req), params.id, body.endpoint_id, clock.now());
       return { status: 202, body: { data: deliveries.map(toWebhookDeliveryResponse) } };

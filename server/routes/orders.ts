@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { ordersContract } from '../../contract/index.js';
-import type { StoreScope } from '../domain/access/actor.js';
+import type { Scope } from '../domain/access/actor.js';
 import { cancelOrder, getOrder, OrderExistsError, redactOrder, updateOrder, type OrderCreateInput } from '../domain/orders/index.js';
 import { toOrderConflict } from '../wire/orders.js';
 import { toOrderResponse } from '../domain/orders/order-payload.js';
@@ -11,7 +11,7 @@ import { commandsFor } from '../domain/sandbox/sandbox.js';
 const s = initServer();
 
 /** Order create, for /v2/orders and Route's /v1/orders: 201 with the order, or 409 with the one that landed. */
-export async function answerOrderCreate({ db, clock, metrics }: AppDeps, scope: StoreScope, body: OrderCreateInput) {
+export async function answerOrderCreate({ db, clock, metrics }: AppDeps, scope: Scope, body: OrderCreateInput) {
   try {
     const order = await commandsFor(scope.mode).createOrder(db, scope, body, clock.now());
     if (scope.mode === 'live') metrics.premiumBooked(order.paidToInsureCents);
@@ -44,7 +44,7 @@ export const ordersRouter = (deps: AppDeps) => {
     },
     redact: async ({ params, req }) => {
       const scope = scopeOf(req);
-      const order = await redactOrder(db, { storeId: scope.store.id, actor: scope.actor }, params.source_order_id, clock.now());
+      const order = await redactOrder(db, scope, params.source_order_id, clock.now());
       metrics.personalDataErased('request', 1);
       return { status: 200, body: toOrderResponse(order) };
     },

@@ -3,7 +3,7 @@ import { fieldErrorsFromIssues, ShipmentRequest, shipmentsContract } from '../..
 import { toShipmentResponse } from '../domain/shipments/shipment-payload.js';
 import { cancelShipment, getShipment, updateShipmentAsProfileAllows, type ShipmentInput, type ShipmentUpdate } from '../domain/shipments/index.js';
 import type { WholeBody } from '../domain/orders/index.js';
-import type { StoreScope } from '../domain/access/actor.js';
+import type { Scope } from '../domain/access/actor.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
 import { commandsFor } from '../domain/sandbox/sandbox.js';
@@ -17,7 +17,7 @@ function wholeShipmentFrom(body: unknown, trackingNumber: string): WholeBody<Shi
 }
 
 export const shipmentsRouter = ({ db, clock, tracking }: AppDeps) => {
-  const update = async (scope: StoreScope, trackingNumber: string, body: ShipmentUpdate, raw: unknown) => {
+  const update = async (scope: Scope, trackingNumber: string, body: ShipmentUpdate, raw: unknown) => {
     const { shipment, created } = await updateShipmentAsProfileAllows(db, tracking, scope, trackingNumber, body, () => wholeShipmentFrom(raw, trackingNumber), clock.now());
     return { status: created ? (201 as const) : (200 as const), body: toShipmentResponse(shipment) };
   };

@@ -1,26 +1,28 @@
 // The claim page's API (contract/shopper): thin handlers over domain/claims/shopper-claims.ts, the claim
-// page settings, and the one createClaim.
+// page settings, and the one fileClaim.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { shopperContract, type ShopperClaim, type ShopperStore } from '../../contract/shopper/index.js';
-import { logoPath } from '../domain/claims/claim-page-payload.js';
 import type { AppDeps } from '../deps.js';
-import { claimPageSettings, storeLogo, type ClaimPageSettings } from '../domain/claims/claim-page.js';
-import { readClaimPhoto, uploadClaimPhoto } from '../domain/claims/claim-photos.js';
-import { recordAudit } from '../domain/access/audit.js';
-import { AppError } from '../domain/kernel/errors.js';
 import {
+  assertShopperOrder,
+  logoPath,
+  claimPageSettings,
   fileShopperClaim,
   findOrderForShopper,
   NO_MATCHING_ORDER,
+  readClaimPhoto,
   recordOrderFound,
-  sessionOrderId,
-  shopperActor,
   shopperClaimView,
   shopperOrderView,
+  storeLogo,
+  uploadClaimPhoto,
+  type ClaimPageSettings,
   type ParcelItem,
-} from '../domain/claims/shopper-claims.js';
+} from '../domain/claims/index.js';
+import { AppError } from '../domain/kernel/errors.js';
+import { findStoreBySlug } from '../domain/stores/stores.js';
 import { setShopperCookie, shopperOf } from '../http/shopper-session.js';
 
 const s = initServer();
@@ -42,8 +44,8 @@ const toItem = (item: ParcelItem) => ({ source_id: item.sourceId, name: item.nam
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 export const shopperRouter = ({ db, clock, photos, shopperSessions, rateLimiting, shopperLookupFloorMs }: AppDeps) => {
-  const claimAnswer = async (req: Parameters<typeof shopperOf>[0], slug: string, claimId: string): Promise<z.input<typeof ShopperClaim>> => {
-    const view = await shopperClaimView(db, shopperOf(req).session, slug, claimId);
+  const claimAnswer = async (req: Parameters<typeof shopperOf>[0], claimId: string): Promise<z.input<typeof ShopperClaim>> => {
+    const view = await shopperClaimView(db, shopperOf(req).scope, claimId);
     return {
       id: view.claim.id,
       order_number: view.orderNumber,
@@ -69,13 +71,15 @@ export const shopperRouter = ({ db, clock, photos, shopperSessions, rateLimiting
     lookup: async ({ params, body, req, res }) => {
       const started = Date.now();
       try {
-        const settings = await claimPageSettings(db, { slug: params.store_slug });
-        await rateLimiting?.countOrderLookup(settings.storeId, body.order_number, req.ip ?? 'unknown', res);
-        const orderId = await findOrderForShopper(db, settings.storeId, body.order_number, body.email);
+        const store = await findStoreBySlug(db, params.store_slug).catch((error: unknown) => {
+          throw error instanceof AppError && error.code === 'not_found' ? new AppError('not_found', 'No such store.') : error;
+        });
+        await rateLimiting?.countOrderLookup(store.id, body.order_number, req.ip ?? 'unknown', res);
+        const orderId = await findOrderForShopper(db, store.id, body.order_number, body.email);
         if (orderId === null) throw new AppError('not_found', NO_MATCHING_ORDER);
         const now = clock.now();
-        const session = await shopperSessions.issue({ storeId: settings.storeId, orderId }, now);
-        await recordOrderFound(db, session, now);
+        const session = await shopperSessions.issue({ storeId: store.id, orderId }, now);
+        await recordOrderFound(db, { store, actor: { kind: 'shopper', orderId }, mode: 'live' }, now);
         setShopperCookie(req, res, params.store_slug, session);
         return { status: 200, body: { csrf_token: session.csrfToken, expires_at: session.expiresAt.toISOString() } };
       } finally {
@@ -89,8 +93,8 @@ export const shopperRouter = ({ db, clock, photos, shopperSessions, rateLimiting
       return { status: 204, body: undefined };
     },
     order: async ({ params, req }) => {
-      const { session, token } = shopperOf(req);
-      const view = await shopperOrderView(db, session, params.store_slug, clock.now());
+      const { session, token, scope } = shopperOf(req);
+      const view = await shopperOrderView(db, scope, clock.now());
       return {
         status: 200,
         body: {
@@ -123,30 +127,28 @@ export const shopperRouter = ({ db, clock, photos, shopperSessions, rateLimiting
         },
       };
     },
-    uploadPhoto: async ({ params, req }) => {
-      const { session } = shopperOf(req);
-      const target = await sessionOrderId(db, session, params.store_slug);
-      const now = clock.now();
-      const photo = await uploadClaimPhoto(db, photos, target, req.rawBody ?? Buffer.alloc(0), now);
-      await recordAudit(db, shopperActor(session), { storeId: target.storeId, action: 'claim.photo_uploaded', subject: { type: 'order', id: target.orderId }, details: { photo_id: photo.id }, at: now });
+    uploadPhoto: async ({ req }) => {
+      const { scope } = shopperOf(req);
+      await assertShopperOrder(db, scope);
+      const photo = await uploadClaimPhoto(db, scope, photos, req.rawBody ?? Buffer.alloc(0), clock.now());
       return { status: 201, body: photo };
     },
     photo: async ({ params, req, res }) => {
-      const target = await sessionOrderId(db, shopperOf(req).session, params.store_slug);
-      const jpeg = await readClaimPhoto(db, photos, params.photo_id, { orderId: target.orderId });
+      const { scope } = shopperOf(req);
+      await assertShopperOrder(db, scope);
+      const jpeg = await readClaimPhoto(db, photos, params.photo_id, { orderId: scope.actor.orderId });
       res.setHeader('Cache-Control', 'private, no-store');
       return { status: 200, body: jpeg };
     },
     fileClaim: async ({ params, body, req }) => {
       const claimId = await fileShopperClaim(
         db,
-        shopperOf(req).session,
-        params.store_slug,
+        shopperOf(req).scope,
         { trackingNumber: body.tracking_number, reason: body.reason, description: body.description, items: body.items, photoIds: body.photo_ids },
         clock.now(),
       );
-      return { status: 201, body: await claimAnswer(req, params.store_slug, claimId) };
+      return { status: 201, body: await claimAnswer(req, claimId) };
     },
-    claim: async ({ params, req }) => ({ status: 200, body: await claimAnswer(req, params.store_slug, params.claim_id) }),
+    claim: async ({ params, req }) => ({ status: 200, body: await claimAnswer(req, params.claim_id) }),
   });
 };

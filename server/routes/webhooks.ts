@@ -3,10 +3,10 @@ import type { z } from 'zod';
 import { webhooksContract, type WebhookAcknowledgement } from '../../contract/index.js';
 import { AppError } from '../domain/kernel/errors.js';
 import { exportCustomerData, redactCustomer } from '../domain/privacy/customer-data.js';
-import { ingestFulfillment } from '../domain/platforms/fulfillments.js';
 import { connectedStore } from '../domain/platforms/platforms.js';
-import { ingestPushedOrder } from '../domain/platforms/pushed-orders.js';
-import { RefundIdReusedError, reverseRefund } from '../domain/billing/refunds.js';
+import { RefundIdReusedError } from '../domain/billing/refunds.js';
+import { platformCommandsFor, platformMessageMode } from '../domain/sandbox/sandbox.js';
+import type { PlatformActor, Scope } from '../domain/access/actor.js';
 import { cancelStoreRedaction, scheduleStoreRedaction } from '../domain/privacy/store-redaction.js';
 import { toCustomerDataExport, toWithheldOrders } from '../wire/customers.js';
 import type { AppDeps } from '../deps.js';
@@ -21,23 +21,27 @@ export const webhooksRouter = ({ db, clock, tracking, metrics, logger, apiKeys }
     receive: async ({ body, req, res }) => {
       if (!req.platform) throw new AppError('unauthorized', 'The message is not signed.');
       const store = await connectedStore(db, req.platform, body.merchant, apiKeys);
-      const scope = { store, actor: { kind: 'platform', platform: req.platform.slug } } as const;
+      const actor: PlatformActor = { kind: 'platform', platform: req.platform.slug };
+      // A privacy message concerns live data only; an order message's mode is decided by the sandbox.
+      const mode = body.event === 'order.placed' || body.event === 'fulfillment.created' || body.event === 'refund.created' ? await platformMessageMode(db, store.id, body) : 'live';
+      const scope: Scope<PlatformActor> = { store, actor, mode };
+      const commands = platformCommandsFor(mode);
       const now = clock.now();
       let ack: Acknowledgement;
       switch (body.event) {
         case 'order.placed': {
-          const result = await ingestPushedOrder(db, scope, body, now);
+          const result = await commands.ingestPushedOrder(db, scope, body, now);
           if (result.mode === 'live' && !result.duplicate) metrics.premiumBooked(result.premiumCents);
           ack = { received: true, event: body.event, mode: result.mode, order_id: result.orderId, premium_cents: result.premiumCents, duplicate: result.duplicate };
           break;
         }
         case 'fulfillment.created': {
-          const result = await ingestFulfillment(db, tracking, scope, body, now);
+          const result = await commands.ingestFulfillment(db, scope, tracking, body, now);
           ack = { received: true, event: body.event, mode: result.mode, order_id: body.order.id, shipments_registered: result.shipmentsRegistered, duplicate: result.duplicate };
           break;
         }
         case 'refund.created': {
-          const result = await reverseRefund(db, scope, body, clock).catch((error: unknown) => {
+          const result = await commands.reverseRefund(db, scope, body, clock).catch((error: unknown) => {
             if (error instanceof RefundIdReusedError) {
               metrics.refundIdReused();
               logger.warn({ store_id: store.id, platform: req.platform?.slug, request_id: req.requestId }, 'refund id reused for another order; refused');
@@ -62,7 +66,7 @@ export const webhooksRouter = ({ db, clock, tracking, metrics, logger, apiKeys }
         }
         case 'customer.redact': {
           const source = { platformId: req.platform.id, requestId: body.request.id };
-          const result = await redactCustomer(db, { storeId: store.id, actor: scope.actor }, { email: body.customer.email, sourceOrderIds: body.orders_to_redact ?? [], source }, now);
+          const result = await redactCustomer(db, scope, { email: body.customer.email, sourceOrderIds: body.orders_to_redact ?? [], source }, now);
           if (!result.duplicate) metrics.privacyRequestReceived('customer_redact');
           metrics.personalDataErased('request', result.redacted.length);
           ack = {
@@ -74,19 +78,19 @@ export const webhooksRouter = ({ db, clock, tracking, metrics, logger, apiKeys }
         }
         case 'customer.data_request': {
           const source = { platformId: req.platform.id, requestId: body.request.id };
-          const result = await exportCustomerData(db, { storeId: store.id, actor: scope.actor }, { email: body.customer.email, sourceOrderIds: body.orders_requested ?? [], source }, now);
+          const result = await exportCustomerData(db, scope, { email: body.customer.email, sourceOrderIds: body.orders_requested ?? [], source }, now);
           if (!result.duplicate) metrics.privacyRequestReceived('customer_data_request');
           ack = { ...privacyAck(body.event, result.request.id, result.duplicate), data: toCustomerDataExport(result, now) };
           break;
         }
         case 'store.redact': {
-          const { request, duplicate } = await scheduleStoreRedaction(db, { storeId: store.id, actor: scope.actor }, { platformId: req.platform.id, requestId: body.request.id }, now);
+          const { request, duplicate } = await scheduleStoreRedaction(db, scope, { platformId: req.platform.id, requestId: body.request.id }, now);
           if (!duplicate) metrics.privacyRequestReceived('store_redact');
           ack = { ...privacyAck(body.event, request.id, duplicate), ...redactionState(request) };
           break;
         }
         case 'store.redact_cancelled': {
-          const { request, duplicate } = await cancelStoreRedaction(db, { storeId: store.id, actor: scope.actor }, { platformId: req.platform.id, requestId: body.request.id }, now);
+          const { request, duplicate } = await cancelStoreRedaction(db, scope, { platformId: req.platform.id, requestId: body.request.id }, now);
           ack = { ...privacyAck(body.event, request.id, duplicate), ...redactionState(request) };
           break;
         }

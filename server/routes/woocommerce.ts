@@ -3,7 +3,8 @@
 import { initServer } from '@ts-rest/express';
 import { wooCommerceContract } from '../../contract/index.js';
 import { AppError } from '../domain/kernel/errors.js';
-import { applyWooCommerceEvent, type WooCommerceOrderEvent } from '../domain/platforms/woocommerce-orders.js';
+import type { WooCommerceOrderEvent } from '../domain/platforms/woocommerce-orders.js';
+import { applyWooCommerceDelivery } from '../domain/sandbox/sandbox.js';
 import type { AppDeps } from '../deps.js';
 import { setModeHeaders } from '../http/request-context.js';
 import { scopeOf } from '../http/route-policy.js';
@@ -28,7 +29,7 @@ export const wooCommerceRouter = ({ db, clock }: AppDeps) =>
           { field: 'X-WC-Webhook-Topic', message: 'must be order.updated or order.deleted' },
         ]);
       }
-      const outcome = await applyWooCommerceEvent(db, scope, event, clock);
+      const outcome = await applyWooCommerceDelivery(db, scope, event, clock);
       return {
         status: 200,
         body: { received: true, topic, mode: scope.mode, action: outcome.action, order_id: outcome.orderId, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) },

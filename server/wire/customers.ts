@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { CustomerDataExport, CustomerRedaction } from '../../contract/index.js';
 import type { CustomerDataResult, CustomerRedactionResult } from '../domain/privacy/customer-data.js';
-import { claimPhotoUrl } from '../domain/claims/claim-payload.js';
+import { claimPhotoUrl } from '../domain/claims/index.js';
 
 type AddressOut = z.input<typeof CustomerDataExport>['orders'][number]['shipping_address'];
 type CartItemsOut = z.input<typeof CustomerDataExport>['orders'][number]['quote_cart_items'];

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { CSRF_HEADER, SESSION_COOKIE } from '../../contract/console/index.js';
 import { createMerchantUser } from '../../server/domain/access/merchant-users.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './service.js';
+import { actingFor } from '../../server/domain/access/actor.js';
 
 export let service: TestService;
 export let shop: SeededStore;
@@ -53,7 +54,7 @@ export const newBrowser = (): Browser => ({ cookie: undefined, csrf: undefined }
 /** A user of the store with a chosen password, logged in. */
 export async function loggedIn(store: SeededStore, role: 'owner' | 'admin' | 'viewer'): Promise<{ browser: Browser; email: string }> {
   const email = `${role}-${Math.random().toString(36).slice(2, 8)}@${store.store.slug}.example`;
-  const { setupPath } = await createMerchantUser(service.db, TEST_OPERATOR, { storeId: store.store.id, email, role }, new Date());
+  const { setupPath } = await createMerchantUser(service.db, actingFor(TEST_OPERATOR, store.store), { email, role }, new Date());
   const browser = newBrowser();
   const token = new URL(setupPath, 'http://x').searchParams.get('token');
   expect((await consoleCall(browser, 'POST', '/console/api/setup', { token, password: 'correct horse battery' })).status).toBe(200);

@@ -7,6 +7,7 @@ import { chromium, type Browser, type BrowserContext, type Page, type Request } 
 import { expect } from 'vitest';
 import { createMerchantUser, type MerchantUserRole } from '../../server/domain/access/merchant-users.js';
 import { TEST_OPERATOR, type SeededStore, type TestService } from './service.js';
+import { actingFor } from '../../server/domain/access/actor.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -45,7 +46,7 @@ export async function launch(): Promise<Browser> {
 /** A console user of the store, with the setup link the operator would hand over. */
 export async function newUser(service: TestService, store: SeededStore, role: MerchantUserRole): Promise<{ email: string; setupPath: string }> {
   const email = `${role}-${Math.random().toString(36).slice(2, 8)}@${store.store.slug}.example`;
-  const { setupPath } = await createMerchantUser(service.db, TEST_OPERATOR, { storeId: store.store.id, email, role }, new Date());
+  const { setupPath } = await createMerchantUser(service.db, actingFor(TEST_OPERATOR, store.store), { email, role }, new Date());
   return { email, setupPath };
 }
 

@@ -6,7 +6,7 @@ import { appendFileSync } from 'node:fs';
 import { isAppRoute, isZodType, type AppRoute, type AppRouter } from '@ts-rest/core';
 import fc from 'fast-check';
 import type { ZodTypeAny } from 'zod';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { contract, MAX_AMOUNT_CENTS, OrderPlacedMessage, type WebhookMessage } from '../../contract/index.js';
 import { signWebhook, signWooCommerceDelivery } from '../../contract/webhook-signature.js';
 import { derivedWooCommerceSecret } from '../../server/domain/access/api-keys.js';
@@ -16,6 +16,7 @@ import { anyString, cartWithinCeiling, contractFastCheck, onTheWire } from './fu
 import { assertClientError, assertJsonNot5xx, assertSuccess, encodeSegment, send, signEasyPost, type RawAnswer } from './fuzz-http.js';
 import { call, orderBody } from './http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './service.js';
+import { actingFor } from '../../server/domain/access/actor.js';
 
 export const SEED = Number.parseInt(process.env.FUZZ_SEED ?? '20261122', 10);
 export const RUNS = Number.parseInt(process.env.FUZZ_RUNS ?? '40', 10);
@@ -44,7 +45,7 @@ export async function startFuzzService(): Promise<void> {
   shop = await seedStore(service.db);
   pushed = await seedStore(service.db);
   await createPlatform(service.db, TEST_OPERATOR, PLATFORM, PLATFORM_SECRET);
-  await connectStore(service.db, TEST_OPERATOR, pushed.store.slug, PLATFORM);
+  await connectStore(service.db, actingFor(TEST_OPERATOR, pushed.store), PLATFORM);
   // Live objects for the routes that read or change one (test keys answer 404 there).
   // With a billing address, so that any partial address in an update merges into a complete one.
   const billing_address = { street_address1: '1 Main St', city: 'Springfield', province: 'IL', zip: '62701', country_code: 'US' };

@@ -6,6 +6,7 @@ import { connectStore, createPlatform } from '../../server/domain/platforms/plat
 import { createLogger } from '../../server/logger.js';
 import { call, type ApiResponse } from './http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './service.js';
+import { actingFor } from '../../server/domain/access/actor.js';
 
 // Every log line of every app of the test file, for the scans of the log output.
 export const logLines: string[] = [];
@@ -35,8 +36,8 @@ export async function startSecurityService(): Promise<void> {
   issuedKeys.push(storeA.liveKey, storeA.testKey, storeB.liveKey, storeB.testKey);
   await createPlatform(service.db, TEST_OPERATOR, PLATFORM_A, SECRET_A);
   await createPlatform(service.db, TEST_OPERATOR, PLATFORM_B, SECRET_B);
-  await connectStore(service.db, TEST_OPERATOR, storeA.store.slug, PLATFORM_A);
-  await connectStore(service.db, TEST_OPERATOR, storeB.store.slug, PLATFORM_B);
+  await connectStore(service.db, actingFor(TEST_OPERATOR, storeA.store), PLATFORM_A);
+  await connectStore(service.db, actingFor(TEST_OPERATOR, storeB.store), PLATFORM_B);
 }
 
 export const stopSecurityService = async (): Promise<void> => service.close();

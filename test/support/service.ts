@@ -11,7 +11,6 @@ import { migrate } from '../../server/db/migrate.js';
 import { issueApiKey } from '../../server/domain/access/api-keys.js';
 import type { ApiKeyCache } from '../../server/domain/access/api-key-cache.js';
 import type { RequestLog } from '../../server/domain/access/request-log.js';
-import type { Actor } from '../../server/domain/access/actor.js';
 import type { Clock } from '../../server/domain/kernel/clock.js';
 import type { AddressVerifier } from '../../server/domain/addresses/addresses.js';
 import type { TrackingProvider } from '../../server/domain/shipments/tracking.js';
@@ -24,9 +23,16 @@ import type { Jobs } from '../../server/compose.js';
 import { createSandboxProvider } from '../../server/tracking/sandbox.js';
 import { TRACKING_POLL_QUEUE } from '../../server/jobs/tracking-jobs.js';
 import { createStore, type StoreContext } from '../../server/domain/stores/stores.js';
+import { actingFor, type ServiceScope } from '../../server/domain/access/actor.js';
+import { decideClaim, findClaimStore, type ClaimRecord, type ClaimStatus } from '../../server/domain/claims/index.js';
 
 /** The operator the tests act as, in the audit log. */
-export const TEST_OPERATOR: Actor = { kind: 'operator', name: 'test-suite' };
+export const TEST_OPERATOR: ServiceScope = { actor: { kind: 'operator', name: 'test-suite' } };
+
+/** Decides a claim as the operator's CLI does: the claim's store found from its id. */
+export async function decideClaimAsOperator(db: Database, id: string, status: ClaimStatus, clock: Clock, note?: string): Promise<ClaimRecord> {
+  return decideClaim(db, actingFor(TEST_OPERATOR, await findClaimStore(db, id)), id, status, clock, note);
+}
 
 /** Real time plus an offset the test can move forward. */
 export class TestClock implements Clock {
@@ -154,8 +160,8 @@ export async function seedStore(
     quoteOrigin: 'backend',
     clientProfile,
   });
-  const live = await issueApiKey(db, TEST_OPERATOR, { storeSlug: store.slug, mode: 'live', scope: 'store' });
-  const test = await issueApiKey(db, TEST_OPERATOR, { storeSlug: store.slug, mode: 'test', scope: 'store' });
+  const live = await issueApiKey(db, actingFor(TEST_OPERATOR, store), { mode: 'live', scope: 'store' });
+  const test = await issueApiKey(db, actingFor(TEST_OPERATOR, store), { mode: 'test', scope: 'store' });
   return { store, liveKey: live.key, testKey: test.key };
 }
 

@@ -5,10 +5,11 @@
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect } from 'vitest';
-import { setStoreLogo, updateClaimPage } from '../../server/domain/claims/claim-page.js';
+import { setStoreLogo, updateClaimPage } from '../../server/domain/claims/index.js';
 import { pollShipment } from '../../server/domain/shipments/index.js';
 import { call, orderBody } from './http.js';
 import { seedStore, TEST_OPERATOR, type SeededStore, type TestService } from './service.js';
+import { actingFor } from '../../server/domain/access/actor.js';
 
 export const HOUR_MS = 60 * 60 * 1000;
 
@@ -29,8 +30,8 @@ export interface ClaimPageSetup {
 export async function seedShopperStore(service: TestService, setup: ClaimPageSetup = {}): Promise<SeededStore> {
   const store = await seedStore(service.db);
   const { accentColor = '#ffd400', supportEmail = 'help@shop.example', supportUrl = 'https://shop.example/help', logo = true } = setup;
-  await updateClaimPage(service.db, TEST_OPERATOR, store.store.id, { accent_color: accentColor, support_email: supportEmail, support_url: supportUrl }, new Date());
-  if (logo) await setStoreLogo(service.db, TEST_OPERATOR, store.store.id, await logoPng(), new Date());
+  await updateClaimPage(service.db, actingFor(TEST_OPERATOR, store.store), { accent_color: accentColor, support_email: supportEmail, support_url: supportUrl }, new Date());
+  if (logo) await setStoreLogo(service.db, actingFor(TEST_OPERATOR, store.store), await logoPng(), new Date());
   return store;
 }
 

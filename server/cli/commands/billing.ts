@@ -4,15 +4,15 @@ import type { Command } from 'commander';
 import { centsToMajorString } from '../../../contract/money.js';
 import { billingStatement, type BillingStatementRecord } from '../../domain/billing/billing.js';
 import { toBillingStatementResponse } from '../../domain/billing/statement-payload.js';
-import { findStoreBySlug, type StoreContext } from '../../domain/stores/stores.js';
+import type { StoreContext } from '../../domain/stores/stores.js';
 import { BillingReportOptions } from '../options.js';
-import { action, parseOptions, withDatabase, type Report } from '../shared.js';
+import { action, operatorOn, parseOptions, withDatabase, type Report } from '../shared.js';
 
 async function billingReport(command: Command): Promise<Report> {
   const options = parseOptions(BillingReportOptions, command);
   const { store, statement } = await withDatabase(async (db) => {
-    const store = await findStoreBySlug(db, options.merchant);
-    return { store, statement: await billingStatement(db, store.id, options.month) };
+    const scope = await operatorOn(db, options.merchant);
+    return { store: scope.store, statement: await billingStatement(db, scope, options.month) };
   });
   // The same object as GET /v1/billing/statements answers.
   return { json: toBillingStatementResponse(statement), lines: describeStatement(store, statement) };

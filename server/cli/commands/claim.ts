@@ -2,31 +2,29 @@
 // along its statuses; printed as the API prints a claim.
 import type { Command } from 'commander';
 import { CLAIM_REASONS, CLAIM_STATUSES } from '../../../contract/claims.js';
-import { toClaimResponse } from '../../domain/claims/claim-payload.js';
-import { createClaim, setClaimStatus } from '../../domain/claims/claims.js';
+import { actingFor } from '../../domain/access/actor.js';
+import { decideClaim, fileClaim, findClaimStore, toClaimResponse } from '../../domain/claims/index.js';
 import { systemClock } from '../../domain/kernel/clock.js';
-import { findStoreBySlug } from '../../domain/stores/stores.js';
 import { ClaimCreateOptions, ClaimSetStatusOptions } from '../options.js';
-import { action, operator, parseOptions, withDatabase, type Report } from '../shared.js';
+import { action, operator, operatorOn, parseOptions, withDatabase, type Report } from '../shared.js';
 
 async function claimCreate(command: Command): Promise<Report> {
   const options = parseOptions(ClaimCreateOptions, command);
   const claim = await withDatabase(async (db) => {
-    const store = await findStoreBySlug(db, options.merchant);
     const input = {
       source_order_id: options.order,
       reason: options.reason,
       ...(options.trackingNumber === undefined ? {} : { tracking_number: options.trackingNumber }),
       ...(options.description === undefined ? {} : { description: options.description }),
     };
-    return createClaim(db, { store, actor: operator(), mode: 'live' }, input, new Date());
+    return fileClaim(db, await operatorOn(db, options.merchant), input, new Date());
   });
   return { json: { claim: toClaimResponse(claim) }, lines: [`Filed claim ${claim.id} on order "${claim.sourceOrderId}" (${claim.reason}).`] };
 }
 
 async function claimSetStatus(command: Command): Promise<Report> {
   const options = parseOptions(ClaimSetStatusOptions, command);
-  const claim = await withDatabase((db) => setClaimStatus(db, operator(), options.id, options.status, systemClock, options.note));
+  const claim = await withDatabase(async (db) => decideClaim(db, actingFor(operator(), await findClaimStore(db, options.id)), options.id, options.status, systemClock, options.note));
   return {
     json: { claim: toClaimResponse(claim) },
     lines: [`Claim ${claim.id} on order "${claim.sourceOrderId}" is ${claim.status}.`],

@@ -1,21 +1,20 @@
 // npm run admin -- key <create|revoke>: a merchant's API key issued, its plaintext printed once and
 // never stored, or revoked at once.
 import type { Command } from 'commander';
-import { issueApiKey, revokeApiKey, type IssuedKey } from '../../domain/access/api-keys.js';
+import { findApiKeyStore, issueApiKey, revokeApiKey, type IssuedKey } from '../../domain/access/api-keys.js';
+import { actingFor } from '../../domain/access/actor.js';
 import { KeyCreateOptions, KeyRevokeOptions } from '../options.js';
-import { action, operator, parseOptions, withDatabase, type Report } from '../shared.js';
+import { action, operator, operatorOn, parseOptions, withDatabase, type Report } from '../shared.js';
 
 async function keyCreate(command: Command): Promise<Report> {
   const options = parseOptions(KeyCreateOptions, command);
-  const issued = await withDatabase((db) =>
-    issueApiKey(db, operator(), { storeSlug: options.merchant, mode: options.mode, scope: options.account ? 'account' : 'store' }),
-  );
+  const issued = await withDatabase(async (db) => issueApiKey(db, await operatorOn(db, options.merchant), { mode: options.mode, scope: options.account ? 'account' : 'store' }));
   return { json: { key: keyJson(issued) }, lines: describeKey(issued) };
 }
 
 async function keyRevoke(command: Command): Promise<Report> {
   const options = parseOptions(KeyRevokeOptions, command);
-  const revoked = await withDatabase((db) => revokeApiKey(db, operator(), options.id, new Date()));
+  const revoked = await withDatabase(async (db) => revokeApiKey(db, actingFor(operator(), await findApiKeyStore(db, options.id)), options.id, new Date()));
   return {
     json: { revoked: { id: revoked.id, revoked_at: revoked.revokedAt.toISOString() } },
     lines: [`Revoked API key ${revoked.id} (revoked at ${revoked.revokedAt.toISOString()}).`],

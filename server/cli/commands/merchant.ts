@@ -4,12 +4,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { centsToMajorString } from '../../../contract/money.js';
-import { claimPageSettings, removeStoreLogo, setStoreLogo, updateClaimPage } from '../../domain/claims/claim-page.js';
-import { toClaimPageResponse } from '../../domain/claims/claim-page-payload.js';
+import { claimPageSettings, removeStoreLogo, setStoreLogo, toClaimPageResponse, updateClaimPage } from '../../domain/claims/index.js';
 import { connectStore } from '../../domain/platforms/platforms.js';
-import { createStore, findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../../domain/stores/stores.js';
+import { createStore, updateStoreDeclarations, type StoreContext } from '../../domain/stores/stores.js';
 import { MerchantClaimPageOptions, MerchantConnectOptions, MerchantCreateOptions, MerchantUpdateOptions } from '../options.js';
-import { action, collect, operator, parseOptions, UsageError, withDatabase, type Report } from '../shared.js';
+import { action, collect, operator, operatorOn, parseOptions, UsageError, withDatabase, type Report } from '../shared.js';
 
 async function merchantCreate(command: Command): Promise<Report> {
   const options = parseOptions(MerchantCreateOptions, command);
@@ -33,8 +32,8 @@ async function merchantCreate(command: Command): Promise<Report> {
 async function merchantUpdate(command: Command): Promise<Report> {
   const options = parseOptions(MerchantUpdateOptions, command);
   const protectionSkus = options.clearProtectionSkus ? [] : options.protectionSku;
-  const store = await withDatabase((db) =>
-    updateStoreDeclarations(db, operator(), options.slug, {
+  const store = await withDatabase(async (db) =>
+    updateStoreDeclarations(db, await operatorOn(db, options.slug), {
       protectionSkus,
       quoteOrigin: options.quoteOrigin,
       clientProfile: options.clientProfile,
@@ -58,12 +57,12 @@ async function merchantClaimPage(command: Command): Promise<Report> {
     throw new UsageError('invalid option: --logo must be a readable image file', 'invalid_request', [{ field: '--logo', message: 'must be a readable image file' }]);
   });
   const settings = await withDatabase(async (db) => {
-    const store = await findStoreBySlug(db, options.slug);
+    const scope = await operatorOn(db, options.slug);
     const now = new Date();
-    await updateClaimPage(db, operator(), store.id, patch, now);
-    if (logo !== undefined) await setStoreLogo(db, operator(), store.id, logo, now);
-    if (options.removeLogo) await removeStoreLogo(db, operator(), store.id, now);
-    return claimPageSettings(db, { id: store.id });
+    await updateClaimPage(db, scope, patch, now);
+    if (logo !== undefined) await setStoreLogo(db, scope, logo, now);
+    if (options.removeLogo) await removeStoreLogo(db, scope, now);
+    return claimPageSettings(db, { id: scope.store.id });
   });
   const json = toClaimPageResponse(settings);
   return {
@@ -79,7 +78,7 @@ async function merchantClaimPage(command: Command): Promise<Report> {
 
 async function merchantConnect(command: Command): Promise<Report> {
   const options = parseOptions(MerchantConnectOptions, command);
-  const link = await withDatabase((db) => connectStore(db, operator(), options.merchant, options.platform));
+  const link = await withDatabase(async (db) => connectStore(db, await operatorOn(db, options.merchant), options.platform));
   return {
     json: { connected: link },
     lines: [`Merchant "${link.store}" now takes messages from platform "${link.platform}" at POST /api/webhooks/${link.platform}.`],

@@ -3,9 +3,8 @@
 import type { Command } from 'commander';
 import { listPrivacyRequests, type PrivacyRequestRecord } from '../../domain/privacy/privacy-requests.js';
 import { cancelStoreRedaction } from '../../domain/privacy/store-redaction.js';
-import { findStoreBySlug } from '../../domain/stores/stores.js';
 import { PrivacyMerchantOptions } from '../options.js';
-import { action, operator, parseOptions, withDatabase, type Report } from '../shared.js';
+import { action, operatorOn, parseOptions, withDatabase, type Report } from '../shared.js';
 
 /** A privacy request as the CLI prints it: ids, dates and counts (a request holds no personal data). */
 function privacyRequestJson(request: PrivacyRequestRecord): Record<string, unknown> {
@@ -29,7 +28,7 @@ const PRIVACY_LIST_LIMIT = 50;
 
 async function privacyList(command: Command): Promise<Report> {
   const options = parseOptions(PrivacyMerchantOptions, command);
-  const requests = await withDatabase(async (db) => listPrivacyRequests(db, (await findStoreBySlug(db, options.merchant)).id, PRIVACY_LIST_LIMIT));
+  const requests = await withDatabase(async (db) => listPrivacyRequests(db, await operatorOn(db, options.merchant), PRIVACY_LIST_LIMIT));
   return {
     json: { requests: requests.map(privacyRequestJson) },
     lines:
@@ -46,7 +45,7 @@ async function privacyList(command: Command): Promise<Report> {
 
 async function privacyCancelStoreRedaction(command: Command): Promise<Report> {
   const options = parseOptions(PrivacyMerchantOptions, command);
-  const { request } = await withDatabase(async (db) => cancelStoreRedaction(db, { storeId: (await findStoreBySlug(db, options.merchant)).id, actor: operator() }, null, new Date()));
+  const { request } = await withDatabase(async (db) => cancelStoreRedaction(db, await operatorOn(db, options.merchant), null, new Date()));
   return { json: { request: privacyRequestJson(request) }, lines: [`The erasure of merchant "${options.merchant}" is cancelled (${request.id}).`] };
 }
 

@@ -2,15 +2,14 @@
 // password is chosen.
 import type { Command } from 'commander';
 import { createMerchantUser, SETUP_LINK_TTL_MS } from '../../domain/access/merchant-users.js';
-import { findStoreBySlug } from '../../domain/stores/stores.js';
 import { UserCreateOptions } from '../options.js';
-import { action, operator, parseOptions, readConfig, withDatabase, type Report } from '../shared.js';
+import { action, operatorOn, parseOptions, readConfig, withDatabase, type Report } from '../shared.js';
 
 async function userCreate(command: Command): Promise<Report> {
   const options = parseOptions(UserCreateOptions, command);
   const config = readConfig();
   const { user, setupPath } = await withDatabase(async (db) =>
-    createMerchantUser(db, operator(), { storeId: (await findStoreBySlug(db, options.merchant)).id, email: options.email, role: options.role }, new Date()),
+    createMerchantUser(db, await operatorOn(db, options.merchant), { email: options.email, role: options.role }, new Date()),
   );
   const setupUrl = `${config.publicUrl}${setupPath}`;
   const hours = SETUP_LINK_TTL_MS / 3_600_000;

@@ -4,7 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hotQuery, type Database, type HotStatement } from '../../db/client.js';
 import type { Store } from '../../db/generated/client.js';
 import type { CallerCache } from './api-key-cache.js';
-import type { Actor } from './actor.js';
+import type { Scope } from './actor.js';
 import { recordAudit } from './audit.js';
 import { AppError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -68,13 +68,8 @@ export function generateApiKey(mode: KeyMode): string {
   return `ak_${mode}_${randomBase62(RANDOM_LENGTH)}`;
 }
 
-export async function issueApiKey(
-  db: Database,
-  actor: Actor,
-  input: { storeSlug: string; mode: KeyMode; scope: KeyScope },
-): Promise<IssuedKey> {
-  const store = await db.store.findUnique({ where: { slug: input.storeSlug } });
-  if (!store) throw new AppError('not_found', `No store with slug "${input.storeSlug}".`);
+export async function issueApiKey(db: Database, scope: Scope, input: { mode: KeyMode; scope: KeyScope }): Promise<IssuedKey> {
+  const { store, actor } = scope;
   const key = generateApiKey(input.mode);
   const last4 = key.slice(-4);
   const row = await db.$transaction(async (tx) => {
@@ -95,10 +90,18 @@ export async function issueApiKey(
   return { id: row.id, key, mode: input.mode, scope: input.scope, storeSlug: store.slug, last4 };
 }
 
-/** Revokes a key; `storeId` confines it to one store's keys (the console), else any (the operator). */
-export async function revokeApiKey(db: Database, actor: Actor, id: string, now: Date, storeId?: string): Promise<{ id: string; revokedAt: Date }> {
+/** The store a key belongs to, for the operator who names a key by its id alone. */
+export async function findApiKeyStore(db: Database, id: string): Promise<StoreContext> {
+  const row = isUuid(id) ? await db.apiKey.findUnique({ where: { id }, select: { store: true } }) : null;
+  if (row === null) throw new AppError('not_found', `No API key with id "${id}".`);
+  return toStoreContext(row.store);
+}
+
+/** Revokes one of the store's keys. */
+export async function revokeApiKey(db: Database, scope: Scope, id: string, now: Date): Promise<{ id: string; revokedAt: Date }> {
   if (!isUuid(id)) throw new AppError('not_found', `No API key with id "${id}".`);
-  const ofStore = storeId === undefined ? {} : { storeId };
+  const { actor } = scope;
+  const ofStore = { storeId: scope.store.id };
   return db.$transaction(async (tx) => {
     // Revoking twice keeps the first revocation time, and records the revocation once.
     const { count } = await tx.apiKey.updateMany({ where: { id, revokedAt: null, ...ofStore }, data: { revokedAt: now } });
@@ -110,8 +113,8 @@ export async function revokeApiKey(db: Database, actor: Actor, id: string, now: 
 }
 
 /** A store's keys, newest first (the console's list). */
-export async function listApiKeys(db: Database, storeId: string) {
-  return db.apiKey.findMany({ where: { storeId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+export async function listApiKeys(db: Database, scope: Scope) {
+  return db.apiKey.findMany({ where: { storeId: scope.store.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
 }
 
 /**

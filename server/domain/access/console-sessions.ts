@@ -7,6 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { MerchantUser } from '../../db/generated/client.js';
 import { newToken, tokenHash } from './merchant-users.js';
+import { toStoreContext, type StoreContext } from '../stores/stores.js';
 
 export const SESSION_IDLE_MS = 12 * 3600 * 1000;
 export const SESSION_MAX_MS = 7 * 24 * 3600 * 1000;
@@ -17,7 +18,8 @@ export interface ConsoleSessionRecord {
   token: string;
   expiresAt: Date;
   user: MerchantUser;
-  store: { id: string; slug: string; name: string };
+  /** The user's store: the console's scope (http/console-session.ts). */
+  store: StoreContext;
 }
 
 /** Opens a session for the user (a login or a password setup), ending `replacing` if given. */
@@ -28,7 +30,7 @@ export async function openSession(db: Database, user: MerchantUser, now: Date, r
     ...(replacing === undefined ? [] : [db.consoleSession.deleteMany({ where: { tokenHash: tokenHash(replacing) } })]),
     db.consoleSession.create({ data: { tokenHash: hash, userId: user.id, createdAt: now, expiresAt, lastSeenAt: now } }),
   ]);
-  const store = await db.store.findUniqueOrThrow({ where: { id: user.storeId }, select: { id: true, slug: true, name: true } });
+  const store = toStoreContext(await db.store.findUniqueOrThrow({ where: { id: user.storeId } }));
   return { token, expiresAt, user, store };
 }
 
@@ -36,7 +38,7 @@ export async function openSession(db: Database, user: MerchantUser, now: Date, r
 export async function findSession(db: Database, token: string, now: Date): Promise<ConsoleSessionRecord | null> {
   const row = await db.consoleSession.findUnique({
     where: { tokenHash: tokenHash(token) },
-    include: { user: { include: { store: { select: { id: true, slug: true, name: true } } } } },
+    include: { user: { include: { store: true } } },
   });
   if (row === null || row.expiresAt <= now || row.user.disabledAt !== null) return null;
   let expiresAt = row.expiresAt;
@@ -45,7 +47,7 @@ export async function findSession(db: Database, token: string, now: Date): Promi
     await db.consoleSession.updateMany({ where: { tokenHash: row.tokenHash }, data: { lastSeenAt: now, expiresAt } });
   }
   const { store, ...user } = row.user;
-  return { token, expiresAt, user, store };
+  return { token, expiresAt, user, store: toStoreContext(store) };
 }
 
 export async function destroySession(db: Database, token: string): Promise<void> {

@@ -6,7 +6,7 @@ import { SETUP_LINK_TTL_HOURS } from '../../../contract/console/session.js';
 import { hash, verify } from '@node-rs/argon2';
 import type { Database } from '../../db/client.js';
 import type { MerchantUser, MerchantUserRole } from '../../db/generated/client.js';
-import type { Actor } from './actor.js';
+import type { Scope } from './actor.js';
 import { recordAudit } from './audit.js';
 import { AppError } from '../kernel/errors.js';
 
@@ -46,17 +46,17 @@ export interface CreatedUser {
 /** Creates a user of the store with a setup link; 409 if the email already has an account. */
 export async function createMerchantUser(
   db: Database,
-  actor: Actor,
-  input: { storeId: string; email: string; role: MerchantUserRole },
+  scope: Scope,
+  input: { email: string; role: MerchantUserRole },
   now: Date,
 ): Promise<CreatedUser> {
   const email = normalizedEmail(input.email);
   const setup = newToken();
   const user = await db.$transaction(async (tx) => {
-    const [created] = await tx.merchantUser.createManyAndReturn({ data: [{ storeId: input.storeId, email, role: input.role, createdAt: now }], skipDuplicates: true });
+    const [created] = await tx.merchantUser.createManyAndReturn({ data: [{ storeId: scope.store.id, email, role: input.role, createdAt: now }], skipDuplicates: true });
     if (created === undefined) throw new AppError('conflict', 'A user with this email exists already.');
     await tx.userSetupToken.create({ data: { tokenHash: setup.hash, userId: created.id, createdAt: now, expiresAt: new Date(now.getTime() + SETUP_LINK_TTL_MS) } });
-    await recordAudit(tx, actor, { storeId: input.storeId, action: 'user.created', subject: { type: 'merchant_user', id: created.id }, details: { role: input.role }, at: now });
+    await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'user.created', subject: { type: 'merchant_user', id: created.id }, details: { role: input.role }, at: now });
     return created;
   });
   return { user, setupToken: setup.token, setupPath: setupPath(setup.token) };
@@ -96,13 +96,15 @@ export async function verifyLogin(db: Database, email: string, password: string)
 }
 
 /** A store's users, oldest first. */
-export async function listMerchantUsers(db: Database, storeId: string): Promise<MerchantUser[]> {
-  return db.merchantUser.findMany({ where: { storeId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+export async function listMerchantUsers(db: Database, scope: Scope): Promise<MerchantUser[]> {
+  return db.merchantUser.findMany({ where: { storeId: scope.store.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
 
 /** Disables a user of the store: they cannot log in, and every session of theirs ends now. */
-export async function disableMerchantUser(db: Database, actor: Extract<Actor, { kind: 'console_user' }>, storeId: string, userId: string, now: Date): Promise<MerchantUser> {
-  if (userId === actor.userId) throw new AppError('conflict', 'You cannot disable yourself; ask another owner.');
+export async function disableMerchantUser(db: Database, scope: Scope, userId: string, now: Date): Promise<MerchantUser> {
+  const { actor } = scope;
+  const storeId = scope.store.id;
+  if (actor.kind === 'console_user' && userId === actor.userId) throw new AppError('conflict', 'You cannot disable yourself; ask another owner.');
   return db.$transaction(async (tx) => {
     const user = await tx.merchantUser.findFirst({ where: { id: userId, storeId } });
     if (user === null) throw new AppError('not_found', `No user with id "${userId}".`);
@@ -118,7 +120,8 @@ export async function disableMerchantUser(db: Database, actor: Extract<Actor, { 
  * Enables a disabled user of the store again: they log in with the password they had (no session of
  * theirs survived the disabling). Enabling an enabled user changes nothing.
  */
-export async function enableMerchantUser(db: Database, actor: Extract<Actor, { kind: 'console_user' }>, storeId: string, userId: string, now: Date): Promise<MerchantUser> {
+export async function enableMerchantUser(db: Database, scope: Scope, userId: string, now: Date): Promise<MerchantUser> {
+  const storeId = scope.store.id;
   return db.$transaction(async (tx) => {
     const [enabled] = await tx.merchantUser.updateManyAndReturn({ where: { id: userId, storeId, disabledAt: { not: null } }, data: { disabledAt: null } });
     if (enabled === undefined) {
@@ -126,7 +129,7 @@ export async function enableMerchantUser(db: Database, actor: Extract<Actor, { k
       if (user === null) throw new AppError('not_found', `No user with id "${userId}".`);
       return user;
     }
-    await recordAudit(tx, actor, { storeId, action: 'user.enabled', subject: { type: 'merchant_user', id: userId }, at: now });
+    await recordAudit(tx, scope.actor, { storeId, action: 'user.enabled', subject: { type: 'merchant_user', id: userId }, at: now });
     return enabled;
   });
 }

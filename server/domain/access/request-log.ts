@@ -3,6 +3,7 @@
 // request never waits on it; a write that fails loses those lines, never a request. Holds the
 // method, the path, the status, the request id and the duration: no header, query or body.
 import { hotQuery, type Database, type HotStatement } from '../../db/client.js';
+import type { Scope } from './actor.js';
 
 export const REQUEST_LOG_RETENTION_MS = 24 * 3600 * 1000;
 const FLUSH_EVERY_MS = 1000;
@@ -74,9 +75,9 @@ export function createRequestLog(db: Database): RequestLog {
 }
 
 /** A store's requests, newest first, a page at a time (the cursor is the last line's id). */
-export async function listRequestLog(db: Database, storeId: string, now: Date, page: { limit: number; before?: bigint }) {
+export async function listRequestLog(db: Database, scope: Scope, now: Date, page: { limit: number; before?: bigint }) {
   const rows = await db.requestLogEntry.findMany({
-    where: { storeId, at: { gte: new Date(now.getTime() - REQUEST_LOG_RETENTION_MS) }, ...(page.before === undefined ? {} : { id: { lt: page.before } }) },
+    where: { storeId: scope.store.id, at: { gte: new Date(now.getTime() - REQUEST_LOG_RETENTION_MS) }, ...(page.before === undefined ? {} : { id: { lt: page.before } }) },
     orderBy: { id: 'desc' },
     take: page.limit + 1,
   });

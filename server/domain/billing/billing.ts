@@ -4,6 +4,7 @@
 import type { Database } from '../../db/client.js';
 import { AppError } from '../kernel/errors.js';
 import type { LedgerReason } from './ledger.js';
+import type { Scope } from '../access/actor.js';
 
 export interface BillingCreditWeekRecord {
   /** ISO 8601 week, e.g. 2026-W46. */
@@ -84,7 +85,8 @@ interface DayRow {
   total: bigint;
 }
 
-export async function billingStatement(db: Database, storeId: string, month: string): Promise<BillingStatementRecord> {
+export async function billingStatement(db: Database, scope: Scope, month: string): Promise<BillingStatementRecord> {
+  const storeId = scope.store.id;
   // The end bound is computed by PostgreSQL: the month after 9999-12 has no ISO 8601 text.
   const { start } = monthBounds(month);
   // One aggregate over the (store_id, effective_at) index: per reason and UTC day, at most 3 x 31
@@ -162,7 +164,8 @@ export interface MonthLedgerEntry {
 }
 
 /** The month's ledger entries of the store, oldest first: what its statement sums (the CSV export). */
-export async function monthLedgerEntries(db: Database, storeId: string, month: string): Promise<MonthLedgerEntry[]> {
+export async function monthLedgerEntries(db: Database, scope: Scope, month: string): Promise<MonthLedgerEntry[]> {
+  const storeId = scope.store.id;
   const { start } = monthBounds(month);
   const rows = await db.$queryRaw<Array<{ effective_at: Date; source_order_id: string; reason: MonthLedgerEntry['reason']; amount_cents: bigint }>>`
     SELECT e.effective_at, o.source_order_id, e.reason::text AS reason, e.amount_cents

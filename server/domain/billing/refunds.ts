@@ -13,20 +13,20 @@
 //   merchant's cancel is refused then (409) to protect the claim, but a refund cannot be refused:
 //   the money already went back. The open claim stays as it is and is decided as usual; no new
 //   claim can be filed on the cancelled order.
-import type { PlatformScope } from '../access/actor.js';
+import type { PlatformActor, Scope } from '../access/actor.js';
 import type { z } from 'zod';
 import type { RefundCreatedMessage } from '../../../contract/webhooks.js';
 import { inConnectionTransaction, isUniqueViolation, type Database, type HotStatement } from '../../db/client.js';
 import { centsToMajorNumber } from '../../../contract/money.js';
 import { toOrderResponse } from '../orders/order-payload.js';
-import { openClaimExistsSql } from '../claims/claims.js';
+import { openClaimExistsSql } from '../claims/index.js';
 import { eventInsertSql, eventParameters, newEvent, type NewEvent } from '../events/events.js';
 import { cancellationAuditSql, cancelledAt, orderCancelledEvent, toOrderRecord, type OrderRecord } from '../orders/index.js';
 import { orderWithLinesSql, toOrderRow, type OrderWithLinesRow } from '../orders/order-record.js';
 import { appliedAt, type Clock } from '../kernel/clock.js';
 import { AppError } from '../kernel/errors.js';
 import { isProtectionSku } from '../orders/protection-line.js';
-import { lockMessageTargetOn } from '../platforms/pushed-orders.js';
+import { lockMessageOrderOn } from '../platforms/pushed-orders.js';
 
 export type RefundCreated = z.output<typeof RefundCreatedMessage>;
 
@@ -56,8 +56,8 @@ export function creditDate(refundedAt: Date | undefined, latestChargeAt: Date | 
 }
 
 /**
- * Reverses a refund on one connection in one transaction, without Prisma's layer (its interactive
- * transaction took about ten round trips and 5 ms of CPU a refund): lock the order; read it with
+ * Reverses a live refund (a test-mode one goes to the sandbox, domain/sandbox/sandbox.ts) on one
+ * connection in one transaction, without Prisma's layer (its interactive transaction took about ten round trips and 5 ms of CPU a refund): lock the order; read it with
  * its lines, ledger, any earlier use of the refund id and whether a claim is open; write the refund,
  * the reversal, the cancellation and their events in one statement.
  *
@@ -66,13 +66,12 @@ export function creditDate(refundedAt: Date | undefined, latestChargeAt: Date | 
  * wait, so a ledger read in the locking statement could miss a reversal committed meanwhile and
  * reverse the same premium twice. The read that follows the lock takes a new snapshot.
  */
-export async function reverseRefund(db: Database, scope: PlatformScope, message: RefundCreated, clock: Clock): Promise<RefundAcknowledgement> {
+export async function reverseRefund(db: Database, scope: Scope<PlatformActor>, message: RefundCreated, clock: Clock): Promise<RefundAcknowledgement> {
   const { store } = scope;
   const { refund } = message;
   try {
     return await inConnectionTransaction(db, async (client) => {
-      const target = await lockMessageTargetOn(client, store.id, message.order.id);
-      if (target.kind === 'test') return { mode: 'test', reversedCents: 0, premiumCents: 0, duplicate: false };
+      await lockMessageOrderOn(client, store.id, message.order.id);
 
       const read = await client.query<RefundTargetRow>({ name: REFUND_TARGET.name, text: REFUND_TARGET.text, values: [store.id, message.order.id, refund.id] });
       const row = read.rows[0];

@@ -4,7 +4,8 @@
 import type { Database } from '../../db/client.js';
 import { billingStatement, monthBounds, type BillingStatementRecord } from './billing.js';
 import { OVERVIEW_DAYS } from '../../../contract/console/overview.js';
-import { OPEN_CLAIM_STATUSES } from '../claims/claims.js';
+import { OPEN_CLAIM_STATUSES } from '../claims/index.js';
+import type { Scope } from '../access/actor.js';
 const DAY_MS = 86_400_000;
 
 export interface StoreOverview {
@@ -16,12 +17,13 @@ export interface StoreOverview {
   dailyNetCents: Array<{ day: string; netCents: number }>;
 }
 
-export async function storeOverview(db: Database, storeId: string, month: string, now: Date): Promise<StoreOverview> {
+export async function storeOverview(db: Database, scope: Scope, month: string, now: Date): Promise<StoreOverview> {
+  const storeId = scope.store.id;
   const { start } = monthBounds(month);
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const firstDay = new Date(today - (OVERVIEW_DAYS - 1) * DAY_MS);
   const [statement, orders, openClaims, days] = await Promise.all([
-    billingStatement(db, storeId, month),
+    billingStatement(db, scope, month),
     // Placed in the month: the date the premium is booked for (source_created_on), as billing counts.
     db.$queryRaw<Array<{ count: number; protected: number }>>`
       SELECT count(*)::int AS count, count(*) FILTER (WHERE insurance_selected)::int AS protected

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { ConsoleSettings } from '../../../contract/console/settings.js';
 import { storeLogoUrl } from '../../../contract/shopper/index.js';
-import type { ClaimPageSettings } from './claim-page.js';
+import type { ClaimPageSettings } from './claim-page-settings.js';
 
 export const logoPath = (settings: Pick<ClaimPageSettings, 'slug' | 'logoVersion'>): string | null =>
   settings.logoVersion === null ? null : storeLogoUrl(settings.slug, settings.logoVersion);

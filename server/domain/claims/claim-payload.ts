@@ -2,7 +2,7 @@
 // the domain record with the contract's types, so that the three are one shape.
 import type { z } from 'zod';
 import type { ClaimResponse } from '../../../contract/index.js';
-import type { ClaimRecord } from './claims.js';
+import type { ClaimRecord } from './claim-record.js';
 
 /** Where the store's key downloads a claim's photo. */
 export const claimPhotoUrl = (claimId: string, photoId: string) => `/v1/claims/${encodeURIComponent(claimId)}/photos/${encodeURIComponent(photoId)}`;

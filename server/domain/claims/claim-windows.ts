@@ -4,7 +4,7 @@
 // `afterDeliveryDays` (30) after delivery. A wrong address or anything else has no window. The
 // claim page shows each window with its reason, and createClaim holds a shopper to them; a store
 // filing through its API or the operator may file outside them, at the store's discretion.
-import type { ClaimReason } from './claims.js';
+import type { ClaimReason } from './claim-record.js';
 import type { DeliveryStatus } from '../../../contract/shipments.js';
 
 export interface ClaimWindowSettings {

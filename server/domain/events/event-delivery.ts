@@ -10,7 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import { EVENT_ID_HEADER, EVENT_SIGNATURE_HEADER, EVENT_TIMESTAMP_HEADER, type EventType } from '../../../contract/merchant-events.js';
 import type { Database, Transaction } from '../../db/client.js';
 import type { Actor } from '../access/actor.js';
-import type { StoreScope } from '../access/actor.js';
+import type { Scope } from '../access/actor.js';
 import { recordAudit } from '../access/audit.js';
 import { AppError } from '../kernel/errors.js';
 import { eventBody, findEventOfStore, type Page } from './events.js';
@@ -244,7 +244,7 @@ function toDeliveryRecord(row: {
 
 export async function listDeliveries(
   db: Database,
-  scope: StoreScope,
+  scope: Scope,
   endpointId: string,
   page: { limit: number; startingAfter?: string },
 ): Promise<Page<DeliveryRecord>> {
@@ -269,7 +269,7 @@ export async function listDeliveries(
  * Queues the event again, with its id, to one endpoint or to every enabled endpoint subscribed to
  * its type. The receiver's duplicate check on webhook-id still applies.
  */
-export async function resendEvent(db: Database, scope: StoreScope, eventId: string, endpointId: string | undefined, now: Date): Promise<DeliveryRecord[]> {
+export async function resendEvent(db: Database, scope: Scope, eventId: string, endpointId: string | undefined, now: Date): Promise<DeliveryRecord[]> {
   return db.$transaction(async (tx) => {
     const event = await findEventOfStore(tx, scope.store.id, eventId);
     const endpoints = await tx.webhookEndpoint.findMany({

@@ -9,6 +9,7 @@ import type { Database, Transaction } from '../../db/client.js';
 import { actorColumns, type Actor } from '../access/actor.js';
 import { AppError } from '../kernel/errors.js';
 import { receivesSql } from './webhook-endpoints.js';
+import type { Scope } from '../access/actor.js';
 
 /** An event about to be written: its type and its data, the object as the API returns it. */
 export type NewEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
@@ -88,9 +89,10 @@ export interface Page<T> {
 
 export async function listEvents(
   db: Database,
-  storeId: string,
+  scope: Scope,
   query: { type?: EventType; limit: number; startingAfter?: string },
 ): Promise<Page<MerchantEvent>> {
+  const storeId = scope.store.id;
   let before: bigint | undefined;
   if (query.startingAfter !== undefined) {
     const cursor = await db.event.findFirst({ where: { id: query.startingAfter, storeId }, select: { seq: true } });
@@ -105,8 +107,8 @@ export async function listEvents(
   return { data: rows.slice(0, query.limit).map(eventBody), hasMore: rows.length > query.limit };
 }
 
-export async function getEvent(db: Database, storeId: string, id: string): Promise<MerchantEvent> {
-  const row = await db.event.findFirst({ where: { id, storeId } });
+export async function getEvent(db: Database, scope: Scope, id: string): Promise<MerchantEvent> {
+  const row = await db.event.findFirst({ where: { id, storeId: scope.store.id } });
   if (!row) throw eventNotFound(id);
   return eventBody(row);
 }

@@ -13,7 +13,7 @@ import {
 import type { FieldError } from '../../../contract/errors.js';
 import type { Database } from '../../db/client.js';
 import { endpointUrlProblems } from './endpoint-urls.js';
-import type { StoreScope } from '../access/actor.js';
+import type { Scope } from '../access/actor.js';
 import { recordAudit } from '../access/audit.js';
 import { AppError } from '../kernel/errors.js';
 
@@ -83,7 +83,7 @@ function assertEventList(events: readonly string[]): void {
 
 export async function createEndpoint(
   db: Database,
-  scope: StoreScope,
+  scope: Scope,
   input: EndpointInput,
   now: Date,
   settings: { allowPrivateNetworks: boolean },
@@ -115,11 +115,11 @@ export async function createEndpoint(
   });
 }
 
-export async function listEndpoints(db: Database, scope: StoreScope): Promise<EndpointRecord[]> {
+export async function listEndpoints(db: Database, scope: Scope): Promise<EndpointRecord[]> {
   return db.webhookEndpoint.findMany({ where: { storeId: scope.store.id }, select: endpointSelect, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
 
-export async function getEndpoint(db: Database, scope: StoreScope, id: string): Promise<EndpointRecord> {
+export async function getEndpoint(db: Database, scope: Scope, id: string): Promise<EndpointRecord> {
   const row = await db.webhookEndpoint.findFirst({ where: { id, storeId: scope.store.id }, select: endpointSelect });
   if (!row) throw endpointNotFound(id);
   return row;
@@ -127,7 +127,7 @@ export async function getEndpoint(db: Database, scope: StoreScope, id: string): 
 
 export async function updateEndpoint(
   db: Database,
-  scope: StoreScope,
+  scope: Scope,
   id: string,
   patch: EndpointPatch,
   now: Date,
@@ -165,7 +165,7 @@ export async function updateEndpoint(
   });
 }
 
-export async function deleteEndpoint(db: Database, scope: StoreScope, id: string, now: Date): Promise<void> {
+export async function deleteEndpoint(db: Database, scope: Scope, id: string, now: Date): Promise<void> {
   await db.$transaction(async (tx) => {
     const deleted = await tx.webhookEndpoint.deleteMany({ where: { id, storeId: scope.store.id } });
     if (deleted.count === 0) throw endpointNotFound(id);
@@ -176,7 +176,7 @@ export async function deleteEndpoint(db: Database, scope: StoreScope, id: string
 /** A new secret; the current one keeps signing beside it for the overlap (a previous one still overlapping is dropped). */
 export async function rotateEndpointSecret(
   db: Database,
-  scope: StoreScope,
+  scope: Scope,
   id: string,
   now: Date,
 ): Promise<EndpointRecord & { secret: string; previousSecretExpiresAt: Date }> {

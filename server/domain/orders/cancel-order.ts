@@ -6,11 +6,11 @@
 import type { Database } from '../../db/client.js';
 import type { CANCELLATION_CAUSES } from '../../../contract/merchant-events.js';
 import { toOrderResponse } from './order-payload.js';
-import type { Actor, StoreScope } from '../access/actor.js';
+import type { Actor, Scope } from '../access/actor.js';
 import { recordAudit } from '../access/audit.js';
 import { appliedAt, type Clock } from '../kernel/clock.js';
 import { emitEvent, newEvent } from '../events/events.js';
-import { hasOpenClaim } from '../claims/claims.js';
+import { hasOpenClaim } from '../claims/index.js';
 import { AppError } from '../kernel/errors.js';
 import { toOrderRecord, orderInclude, type OrderRecord } from './order-record.js';
 import { lockOrder } from './update-order.js';
@@ -37,7 +37,7 @@ export const cancellationAuditSql = (v: { storeId: string; orderId: string; acto
    SELECT ${v.storeId}, ${v.actorKind}, ${v.actorId}, 'order.cancelled', 'order', ${v.orderId}::text, jsonb_build_object('cause', ${v.cause}::text), ${v.at}
     WHERE ${v.when}`;
 
-export async function cancelOrder(db: Database, scope: StoreScope, sourceOrderId: string, clock: Clock): Promise<OrderRecord> {
+export async function cancelOrder(db: Database, scope: Scope, sourceOrderId: string, clock: Clock): Promise<OrderRecord> {
   return db.$transaction(async (tx) => {
     const current = await lockOrder(tx, scope.store.id, sourceOrderId);
     const now = appliedAt(clock, current.updatedOn);

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, hotQuery, type Database, type HotStatement } from '../../db/client.js';
 import { toOrderResponse } from './order-payload.js';
-import type { Actor, StoreScope } from '../access/actor.js';
+import type { Actor, Scope } from '../access/actor.js';
 import { eventInsertSql, eventParameters, newEvent } from '../events/events.js';
 import { AppError } from '../kernel/errors.js';
 import { assertUniqueIds } from '../kernel/ids.js';
@@ -18,7 +18,7 @@ export function assertUniqueLineItemIds(items: readonly LineItemInput[]): void {
 }
 
 /** The order's columns as the request gives them; shared by live writes and the sandbox's answers. */
-export function orderColumns(scope: StoreScope, input: OrderCreateInput, pricing: OrderPricing, now: Date): OrderColumns {
+export function orderColumns(scope: Scope, input: OrderCreateInput, pricing: OrderPricing, now: Date): OrderColumns {
   return {
     storeId: scope.store.id,
     sourceOrderId: input.source_order_id,
@@ -42,7 +42,7 @@ export function orderColumns(scope: StoreScope, input: OrderCreateInput, pricing
   };
 }
 
-export async function createOrder(db: Database, scope: StoreScope, input: OrderCreateInput, now: Date): Promise<OrderRecord> {
+export async function createOrder(db: Database, scope: Scope, input: OrderCreateInput, now: Date): Promise<OrderRecord> {
   assertUniqueLineItemIds(input.line_items);
   const pricing = await priceNewOrder(db, scope.store, pricingRequestOf(input), now);
   const inserted = await insertOrder(db, {

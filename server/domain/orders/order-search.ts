@@ -2,8 +2,8 @@
 // by the shopper's email through its keyed hash (customer-data.ts), newest first, a page at a
 // time; and everything that happened to one order, for its page.
 import type { Database } from '../../db/client.js';
-import type { StoreScope } from '../access/actor.js';
-import { listClaims, type ClaimRecord } from '../claims/claims.js';
+import type { Scope } from '../access/actor.js';
+import { listClaims, type ClaimRecord } from '../claims/index.js';
 import { ledgerTotals } from '../billing/ledger.js';
 import { afterCursor, decodePageCursor, pageOf, type PageCursor } from '../kernel/page-cursor.js';
 import { getOrder, type OrderRecord } from './index.js';
@@ -38,7 +38,8 @@ async function emailMatches(db: Database, storeId: string, email: string, after:
   return rows.map((row) => row.id);
 }
 
-export async function searchOrders(db: Database, storeId: string, query: { q?: string; cursor?: string }, limit: number): Promise<{ orders: OrderSummary[]; nextCursor: string | null }> {
+export async function searchOrders(db: Database, scope: Scope, query: { q?: string; cursor?: string }, limit: number): Promise<{ orders: OrderSummary[]; nextCursor: string | null }> {
+  const storeId = scope.store.id;
   const q = query.q?.trim() ?? '';
   const after = query.cursor === undefined ? null : decodePageCursor(query.cursor);
   const matching =
@@ -81,7 +82,7 @@ export interface OrderHistory {
 }
 
 /** Everything that happened to one order of the store. */
-export async function orderHistory(db: Database, scope: StoreScope, sourceOrderId: string): Promise<OrderHistory> {
+export async function orderHistory(db: Database, scope: Scope, sourceOrderId: string): Promise<OrderHistory> {
   const order = await getOrder(db, scope, sourceOrderId);
   const [ledger, shipments, claims, refunds] = await Promise.all([
     db.premiumLedgerEntry.findMany({ where: { orderId: order.id }, orderBy: { id: 'asc' }, include: { refund: { select: { sourceRefundId: true } } } }),

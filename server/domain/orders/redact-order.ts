@@ -4,9 +4,9 @@
 // answered to them), and the answers kept for idempotency keys. Money and the facts of the order stay: ids, amounts, line items, shipments,
 // tracking history, claims without their texts, and the whole premium ledger.
 import { Prisma, type Database, type Transaction } from '../../db/client.js';
-import type { Actor } from '../access/actor.js';
+import type { Scope } from '../access/actor.js';
 import { recordAudit } from '../access/audit.js';
-import { hasOpenClaim } from '../claims/claims.js';
+import { hasOpenClaim } from '../claims/index.js';
 import { addressInputOf, forgetAddressLookups } from '../addresses/address-verification.js';
 import { AppError } from '../kernel/errors.js';
 import { orderInclude, toOrderRecord, type OrderRecord } from './order-record.js';
@@ -34,13 +34,13 @@ export function erasedEventData(data: Record<string, unknown>): Record<string, u
  * lock (so an update or a second erasure waits, and then finds nothing to add back or erase).
  * 409 while a claim on the order is open: the claim needs the shopper's contact until it is decided.
  */
-export async function redactOrder(db: Database, owner: { storeId: string; actor: Actor }, sourceOrderId: string, now: Date): Promise<OrderRecord> {
+export async function redactOrder(db: Database, scope: Scope, sourceOrderId: string, now: Date): Promise<OrderRecord> {
   return db.$transaction(async (tx) => {
-    const order = await lockOrder(tx, owner.storeId, sourceOrderId);
+    const order = await lockOrder(tx, scope.store.id, sourceOrderId);
     if (await hasOpenClaim(tx, { orderId: order.id })) {
       throw new AppError('conflict', "The order has an open claim, which needs the shopper's contact; erase it once the claim is resolved.");
     }
-    await eraseOrderCopies(tx, owner.storeId, { id: order.id, sourceOrderId: order.sourceOrderId, quoteId: order.quoteId });
+    await eraseOrderCopies(tx, scope.store.id, { id: order.id, sourceOrderId: order.sourceOrderId, quoteId: order.quoteId });
     await forgetAddressLookups(tx, [order.shippingAddress, order.billingAddress].filter(isStoredAddress).map(addressInputOf));
     const erased = await tx.order.update({
       where: { id: order.id },
@@ -54,7 +54,7 @@ export async function redactOrder(db: Database, owner: { storeId: string; actor:
       },
       include: orderInclude,
     });
-    await recordAudit(tx, owner.actor, { storeId: owner.storeId, action: 'order.redacted', subject: { type: 'order', id: order.id }, at: now });
+    await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'order.redacted', subject: { type: 'order', id: order.id }, at: now });
     return toOrderRecord(erased);
   });
 }
@@ -74,11 +74,11 @@ export interface RedactionOutcome {
  * with an open claim is withheld, not an error; one the store does not have is skipped (it holds
  * nothing).
  */
-export async function redactOrders(db: Database, owner: { storeId: string; actor: Actor }, sourceOrderIds: readonly string[], now: Date): Promise<RedactionOutcome> {
+export async function redactOrders(db: Database, scope: Scope, sourceOrderIds: readonly string[], now: Date): Promise<RedactionOutcome> {
   const outcome: RedactionOutcome = { redacted: [], withheld: [] };
   for (const sourceOrderId of sourceOrderIds) {
     try {
-      await redactOrder(db, owner, sourceOrderId, now);
+      await redactOrder(db, scope, sourceOrderId, now);
       outcome.redacted.push(sourceOrderId);
     } catch (error) {
       if (error instanceof AppError && error.code === 'conflict') outcome.withheld.push(sourceOrderId);

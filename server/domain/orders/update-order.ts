@@ -5,7 +5,7 @@ import { fieldErrorsFromIssues } from '../../../contract/errors.js';
 import { Address } from '../../../contract/common.js';
 import type { Database, Prisma, Transaction } from '../../db/client.js';
 import { toOrderResponse } from './order-payload.js';
-import type { StoreScope } from '../access/actor.js';
+import type { Scope } from '../access/actor.js';
 import { appliedAt, type Clock } from '../kernel/clock.js';
 import { emitEvent, newEvent } from '../events/events.js';
 import { AppError } from '../kernel/errors.js';
@@ -57,7 +57,7 @@ function assertUpdatable(current: StoredOrder, patch: OrderUpdateInput): void {
 
 export async function updateOrder(
   db: Database,
-  scope: StoreScope,
+  scope: Scope,
   sourceOrderId: string,
   patch: OrderUpdateInput,
   clock: Clock,

@@ -3,7 +3,7 @@
 // sends the whole order to the update route (docs/route-compatibility.md). Only stores with the
 // route client profile get it; for every other store this is the documented update, 404 included.
 import type { Database } from '../../db/client.js';
-import type { StoreScope } from '../access/actor.js';
+import type { Scope } from '../access/actor.js';
 import type { Clock } from '../kernel/clock.js';
 import { AppError } from '../kernel/errors.js';
 import { createOrder, OrderExistsError } from './create-order.js';
@@ -24,7 +24,7 @@ export type WholeBody<Input> = { input: Input } | { problems: AppError['fieldErr
  */
 export async function updateOrderAsProfileAllows(
   db: Database,
-  scope: StoreScope,
+  scope: Scope,
   sourceOrderId: string,
   patch: OrderUpdateInput,
   readWhole: () => WholeBody<OrderCreateInput>,
@@ -41,7 +41,7 @@ export async function updateOrderAsProfileAllows(
  */
 export async function upsertOrder(
   db: Database,
-  scope: StoreScope,
+  scope: Scope,
   sourceOrderId: string,
   patch: OrderUpdateInput,
   readWhole: () => WholeBody<OrderCreateInput>,

@@ -1,7 +1,7 @@
 // Commerce platforms that push messages, and which stores take them (README, Platform webhooks).
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/client.js';
-import type { Actor } from '../access/actor.js';
+import type { Scope, ServiceScope } from '../access/actor.js';
 import { recordAudit } from '../access/audit.js';
 import { AppError } from '../kernel/errors.js';
 import { SLUG_PATTERN, SLUG_RULE } from '../stores/slug.js';
@@ -16,13 +16,13 @@ export interface PlatformRecord {
   secret: string;
 }
 
-export async function createPlatform(db: Database, actor: Actor, slug: string, secret: string): Promise<{ id: string; slug: string }> {
+export async function createPlatform(db: Database, service: ServiceScope, slug: string, secret: string): Promise<{ id: string; slug: string }> {
   if (!SLUG_PATTERN.test(slug)) throw new AppError('invalid_request', 'The platform slug is not valid.', [{ field: 'slug', message: SLUG_RULE }]);
   if (secret.length < MIN_SECRET_LENGTH) throw new AppError('invalid_request', `The shared secret must be at least ${MIN_SECRET_LENGTH} characters.`);
   try {
     return await db.$transaction(async (tx) => {
       const row = await tx.platform.create({ data: { slug, secret } });
-      await recordAudit(tx, actor, { storeId: null, action: 'platform.created', subject: { type: 'platform', id: row.id }, details: { slug }, at: new Date() });
+      await recordAudit(tx, service.actor, { storeId: null, action: 'platform.created', subject: { type: 'platform', id: row.id }, details: { slug }, at: new Date() });
       return { id: row.id, slug: row.slug };
     });
   } catch (error) {
@@ -42,9 +42,8 @@ export async function findPlatform(db: Database, slug: string, caches?: Platform
 }
 
 /** Connects a store to a platform; connecting twice is a no-op. */
-export async function connectStore(db: Database, actor: Actor, storeSlug: string, platformSlug: string): Promise<{ store: string; platform: string }> {
-  const store = await db.store.findUnique({ where: { slug: storeSlug } });
-  if (!store) throw new AppError('not_found', `No store with slug "${storeSlug}".`);
+export async function connectStore(db: Database, scope: Scope, platformSlug: string): Promise<{ store: string; platform: string }> {
+  const { store, actor } = scope;
   const platform = await db.platform.findUnique({ where: { slug: platformSlug } });
   if (!platform) throw new AppError('not_found', `No platform with slug "${platformSlug}".`);
   await db.$transaction(async (tx) => {
@@ -55,6 +54,12 @@ export async function connectStore(db: Database, actor: Actor, storeSlug: string
     await recordAudit(tx, actor, { storeId: store.id, action: 'store.platform_connected', subject: { type: 'store', id: store.id }, details, at: new Date() });
   });
   return { store: store.slug, platform: platform.slug };
+}
+
+/** The platforms the store takes messages from, first connected first. */
+export async function listConnectedPlatforms(db: Database, scope: Scope): Promise<Array<{ slug: string; connectedAt: Date }>> {
+  const links = await db.storePlatform.findMany({ where: { storeId: scope.store.id }, include: { platform: { select: { slug: true } } }, orderBy: { connectedAt: 'asc' } });
+  return links.map((link) => ({ slug: link.platform.slug, connectedAt: link.connectedAt }));
 }
 
 /** The store a message names, if it has the platform connected (404 otherwise, as for an unknown store). */

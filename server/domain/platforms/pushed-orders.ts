@@ -1,16 +1,17 @@
 // order.placed from a platform (README, Platform webhooks): the protection line decides whether
 // the order is protected; the premium is the quoted one when the quote resolves and the cart still
-// matches it, else the sender's protection_cents, else the configured rate. Test-mode orders are
-// acknowledged and never booked.
+// matches it, else the sender's protection_cents, else the configured rate. Test-mode orders go to
+// the sandbox (domain/sandbox/sandbox.ts): acknowledged and never booked.
 import type { z } from 'zod';
 import { MAX_AMOUNT_CENTS } from '../../../contract/money.js';
 import type { OrderPlacedMessage } from '../../../contract/webhooks.js';
 import type pg from 'pg';
-import { isUniqueViolation, type Database, type HotStatement } from '../../db/client.js';
-import type { PlatformScope } from '../access/actor.js';
+import type { Database, HotStatement } from '../../db/client.js';
+import type { PlatformActor, Scope } from '../access/actor.js';
+import type { StoreContext } from '../stores/stores.js';
 import { AppError } from '../kernel/errors.js';
 import { ledgerTotals } from '../billing/ledger.js';
-import { insertOrder, lineItemRows, priceNewOrder, priceWithoutQuote, pricingColumns, type LineItemRow } from '../orders/index.js';
+import { insertOrder, lineItemRows, priceNewOrder, pricingColumns, type LineItemRow } from '../orders/index.js';
 import { findProtectionLine } from '../orders/protection-line.js';
 
 export type OrderPlaced = z.output<typeof OrderPlacedMessage>;
@@ -64,34 +65,23 @@ async function existingPremium(db: Database, storeId: string, sourceOrderId: str
   return ledgerTotals(entries).netCents;
 }
 
-export async function ingestPushedOrder(
-  db: Database,
-  scope: PlatformScope,
-  message: OrderPlaced,
-  now: Date,
-): Promise<PushAcknowledgement> {
-  const { store } = scope;
-  const { order } = message;
-  const mode = pushedOrderMode(order);
+/** What a pushed order asks to protect: its protection line, its insurable value and how to price it. */
+export function readPushedOrder(store: StoreContext, order: PushedOrder) {
   assertCartWithinCeiling(order);
   const protectionIndex = findProtectionLine(order.line_items, store.protectionSkus);
   const protectionLine = order.line_items[protectionIndex] ?? null;
   const valueCents = insurableValueCents(order, protectionIndex);
   const request = { insuranceSelected: protectionLine !== null, valueCents, quoteId: order.quote_id, senderPremiumCents: order.protection_cents };
-  // A test-mode message never sees live data, so no stored quote prices it.
-  const pricing = mode === 'test' ? priceWithoutQuote(store, request) : await priceNewOrder(db, store, request, now);
+  return { protectionIndex, protectionLine, valueCents, request };
+}
 
-  if (mode === 'test') {
-    // Kept only so that redeliveries, fulfilments and refunds of it are recognised; never booked.
-    try {
-      await db.testModeOrder.create({ data: { storeId: store.id, sourceOrderId: order.id, premiumCents: pricing.premiumCents, receivedAt: now } });
-      return { mode, orderId: order.id, premiumCents: pricing.premiumCents, duplicate: false };
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      const first = await db.testModeOrder.findUniqueOrThrow({ where: { storeId_sourceOrderId: { storeId: store.id, sourceOrderId: order.id } } });
-      return { mode, orderId: order.id, premiumCents: Number(first.premiumCents), duplicate: true };
-    }
-  }
+/** A live pushed order, booked once (a test-mode one goes to the sandbox, domain/sandbox/sandbox.ts). */
+export async function ingestPushedOrder(db: Database, scope: Scope<PlatformActor>, message: OrderPlaced, now: Date): Promise<PushAcknowledgement> {
+  const { store } = scope;
+  const { order } = message;
+  const mode = 'live';
+  const { protectionIndex, protectionLine, valueCents, request } = readPushedOrder(store, order);
+  const pricing = await priceNewOrder(db, store, request, now);
 
   // A platform's line read as the API's, then stored as every order's lines are (lineItemRows).
   const merchandise: LineItemRow[] = lineItemRows(
@@ -133,36 +123,20 @@ export async function ingestPushedOrder(
   return { mode, orderId: order.id, premiumCents: await existingPremium(db, store.id, order.id), duplicate: true };
 }
 
-/** What a fulfilment or refund message refers to: a live order (locked for the rest of the transaction), or a test-mode one. */
-export type MessageTarget = { kind: 'live'; orderId: string } | { kind: 'test' };
-
 /**
- * The order a follow-up message names, on a connection in a transaction. The live order's row is
- * locked, so follow-ups of one order queue up. Neither live nor test: 500 order_not_yet_ingested,
- * so the sender retries later (messages can overtake each other).
+ * The live order a follow-up message names, locked for the rest of the transaction, so follow-ups
+ * of one order queue up. The sandbox dispatch decided the message is live (it names a live order).
  */
-export async function lockMessageTargetOn(client: pg.ClientBase, storeId: string, sourceOrderId: string): Promise<MessageTarget> {
+export async function lockMessageOrderOn(client: pg.ClientBase, storeId: string, sourceOrderId: string): Promise<string> {
   const order = await client.query<{ id: string }>({ name: LOCK_ORDER.name, text: LOCK_ORDER.text, values: [storeId, sourceOrderId] });
   const orderId = order.rows[0]?.id;
-  if (orderId !== undefined) return { kind: 'live', orderId };
-  return testModeTargetOn(client, storeId, sourceOrderId);
-}
-
-/** A message naming no live order: its test-mode order, else 500 order_not_yet_ingested (see above). */
-export async function testModeTargetOn(client: pg.Pool | pg.ClientBase, storeId: string, sourceOrderId: string): Promise<{ kind: 'test' }> {
-  const test = await client.query({ name: TEST_ORDER.name, text: TEST_ORDER.text, values: [storeId, sourceOrderId] });
-  if (test.rows.length > 0) return { kind: 'test' };
-  throw orderNotYetIngested(sourceOrderId);
+  if (orderId === undefined) throw orderNotYetIngested(sourceOrderId);
+  return orderId;
 }
 
 const LOCK_ORDER: HotStatement = {
   name: 'op_lock_order',
   text: 'SELECT id FROM orders WHERE store_id = $1::uuid AND source_order_id = $2 FOR UPDATE',
-};
-
-const TEST_ORDER: HotStatement = {
-  name: 'op_test_mode_order',
-  text: 'SELECT 1 FROM test_mode_orders WHERE store_id = $1::uuid AND source_order_id = $2',
 };
 
 /** A message about an order not received yet: the platform retries it later. */

@@ -3,12 +3,11 @@
 // read into the documented order request by server/wire/woocommerce-order.ts; here it meets the
 // same order operations as REST: create, update, cancel.
 import type { Database } from '../../db/client.js';
-import type { Actor, Mode, StoreScope } from '../access/actor.js';
+import type { Actor, Mode, Scope } from '../access/actor.js';
 import type { Clock } from '../kernel/clock.js';
 import { AppError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import { cancelOrder, getOrder, upsertOrder, type OrderCreateInput, type OrderUpdateInput } from '../orders/index.js';
-import { commandsFor } from '../sandbox/sandbox.js';
 import { toStoreContext, type StoreContext } from '../stores/stores.js';
 
 /** A secret a delivery may be signed with, and who signing with it is. */
@@ -77,21 +76,20 @@ export interface WooCommerceOutcome {
   reason?: string;
 }
 
+/** The delivered order as a whole order, or the reasons it cannot be read as one (400). */
+export function readableWholeOrder(event: Extract<WooCommerceOrderEvent, { kind: 'upsert' }>): { input: OrderCreateInput } {
+  if ('problems' in event.whole) throw new AppError('invalid_request', 'The WooCommerce order cannot be read as an order.', event.whole.problems);
+  return event.whole;
+}
+
 /**
  * Applies one delivery. Idempotent: a redelivered order updates nothing that is already so, a
  * second cancel keeps the first, and a create that races another becomes an update. A test-key
- * signature validates and books nothing.
+ * signature goes to the sandbox (domain/sandbox/sandbox.ts): it validates and books nothing.
  */
-export async function applyWooCommerceEvent(db: Database, scope: StoreScope, event: WooCommerceOrderEvent, clock: Clock): Promise<WooCommerceOutcome> {
+export async function applyWooCommerceEvent(db: Database, scope: Scope, event: WooCommerceOrderEvent, clock: Clock): Promise<WooCommerceOutcome> {
   const orderId = event.sourceOrderId;
   if (event.kind === 'ignore') return { action: 'ignored', orderId, reason: event.reason };
-  if (scope.mode === 'test') {
-    if (event.kind === 'upsert') {
-      if ('problems' in event.whole) throw new AppError('invalid_request', 'The WooCommerce order cannot be read as an order.', event.whole.problems);
-      await commandsFor('test').createOrder(db, scope, event.whole.input, clock.now());
-    }
-    return { action: 'validated', orderId };
-  }
   if (event.kind === 'cancel') {
     try {
       await cancelOrder(db, scope, orderId, clock);
@@ -101,7 +99,7 @@ export async function applyWooCommerceEvent(db: Database, scope: StoreScope, eve
       throw error;
     }
   }
-  if ('problems' in event.whole) throw new AppError('invalid_request', 'The WooCommerce order cannot be read as an order.', event.whole.problems);
+  const whole = readableWholeOrder(event);
   const existing = await getOrder(db, scope, orderId).catch((error: unknown) => {
     if (error instanceof AppError && error.code === 'not_found') return null;
     throw error;
@@ -109,7 +107,6 @@ export async function applyWooCommerceEvent(db: Database, scope: StoreScope, eve
   // A cancelled order stays cancelled: a later delivery of it (a note added, a status moved back)
   // changes nothing, where an update would refuse to re-price it.
   if (existing?.status === 'cancelled') return { action: 'ignored', orderId, reason: 'the order is cancelled' };
-  const { whole } = event;
   const { created } = await upsertOrder(db, scope, orderId, event.patch, () => whole, clock);
   return { action: created ? 'created' : 'updated', orderId };
 }

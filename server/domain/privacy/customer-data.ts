@@ -4,7 +4,7 @@
 // the privacy_requests migration), so the lookup is an index probe that names no email.
 import type { Database } from '../../db/client.js';
 import type { ClaimReason, ClaimStatus } from '../../db/generated/client.js';
-import type { Actor } from '../access/actor.js';
+import type { Scope } from '../access/actor.js';
 import { redactOrders } from '../orders/index.js';
 import { recordPrivacyRequest, settlePrivacyRequest, type PrivacyRequestRecord, type SourceRequest } from './privacy-requests.js';
 
@@ -13,11 +13,6 @@ export interface CustomerRequestInput {
   /** Orders the platform names as the shopper's, whatever email they hold now. */
   sourceOrderIds?: readonly string[];
   source?: SourceRequest | null;
-}
-
-interface Owner {
-  storeId: string;
-  actor: Actor;
 }
 
 /** The store's orders holding personal data for the email (or named), oldest first. */
@@ -48,18 +43,18 @@ export interface CustomerRedactionResult {
  * resolved. A redelivered platform request that completed answers duplicate; one still pending
  * (a crash part-way, or claims still open) carries on, as erasing again changes nothing.
  */
-export async function redactCustomer(db: Database, owner: Owner, input: CustomerRequestInput, now: Date): Promise<CustomerRedactionResult> {
-  const recorded = await recordPrivacyRequest(db, { storeId: owner.storeId, kind: 'customer_redact', actor: owner.actor, source: input.source ?? null, receivedAt: now, dueAt: null });
+export async function redactCustomer(db: Database, scope: Scope, input: CustomerRequestInput, now: Date): Promise<CustomerRedactionResult> {
+  const recorded = await recordPrivacyRequest(db, { storeId: scope.store.id, kind: 'customer_redact', actor: scope.actor, source: input.source ?? null, receivedAt: now, dueAt: null });
   if (recorded.existing && recorded.request.status !== 'pending') return { request: recorded.request, duplicate: true, redacted: [], withheld: [] };
-  const matched = await customerOrderIds(db, owner.storeId, input.email, input.sourceOrderIds);
-  const outcome = await redactOrders(db, owner, matched, now);
+  const matched = await customerOrderIds(db, scope.store.id, input.email, input.sourceOrderIds);
+  const outcome = await redactOrders(db, scope, matched, now);
   await settlePrivacyRequest(db, recorded.request.id, { matched: recorded.existing ? 0 : matched.length, erased: outcome.redacted.length, withheld: outcome.withheld, at: now });
   return { request: recorded.request, duplicate: recorded.existing, ...outcome };
 }
 
 /** The request's orders still owed, retried by the erasure job; settles it once none is left. */
-export async function retryWithheldOrders(db: Database, request: PrivacyRequestRecord, actor: Actor, now: Date): Promise<number> {
-  const outcome = await redactOrders(db, { storeId: request.storeId, actor }, request.withheldSourceOrderIds, now);
+export async function retryWithheldOrders(db: Database, scope: Scope, request: PrivacyRequestRecord, now: Date): Promise<number> {
+  const outcome = await redactOrders(db, scope, request.withheldSourceOrderIds, now);
   await settlePrivacyRequest(db, request.id, { matched: 0, erased: outcome.redacted.length, withheld: outcome.withheld, at: now });
   return outcome.redacted.length;
 }
@@ -97,11 +92,11 @@ export interface CustomerDataResult {
  * personal-data registry (personal-data.ts) that belongs to the shopper's orders. Stored events
  * copy the same orders, so they add nothing to answer. The request is recorded; the answer is not.
  */
-export async function exportCustomerData(db: Database, owner: Owner, input: CustomerRequestInput, now: Date): Promise<CustomerDataResult> {
-  const recorded = await recordPrivacyRequest(db, { storeId: owner.storeId, kind: 'customer_data_request', actor: owner.actor, source: input.source ?? null, receivedAt: now, dueAt: null });
-  const matched = await customerOrderIds(db, owner.storeId, input.email, input.sourceOrderIds);
+export async function exportCustomerData(db: Database, scope: Scope, input: CustomerRequestInput, now: Date): Promise<CustomerDataResult> {
+  const recorded = await recordPrivacyRequest(db, { storeId: scope.store.id, kind: 'customer_data_request', actor: scope.actor, source: input.source ?? null, receivedAt: now, dueAt: null });
+  const matched = await customerOrderIds(db, scope.store.id, input.email, input.sourceOrderIds);
   const orders = await db.order.findMany({
-    where: { storeId: owner.storeId, sourceOrderId: { in: matched } },
+    where: { storeId: scope.store.id, sourceOrderId: { in: matched } },
     orderBy: [{ createdOn: 'asc' }, { sourceOrderId: 'asc' }],
     include: {
       lineItems: { orderBy: { position: 'asc' } },

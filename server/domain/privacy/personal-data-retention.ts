@@ -4,13 +4,13 @@
 // Then the daily job erases it, order by order, each in a short transaction of its own (the same
 // erasure a store asks for: orders/redact-order.ts). An order with an open claim waits.
 import type { Database } from '../../db/client.js';
-import type { Actor } from '../access/actor.js';
-import { OPEN_CLAIM_STATUSES } from '../claims/claims.js';
+import { actingFor, type Scope, type ServiceScope } from '../access/actor.js';
+import { findStoreById } from '../stores/stores.js';
+import { OPEN_CLAIM_STATUSES } from '../claims/index.js';
 import { AppError } from '../kernel/errors.js';
 import { redactOrder } from '../orders/index.js';
 import { HOLDS_PERSONAL_DATA } from './personal-data.js';
 
-export const RETENTION_ACTOR: Actor = { kind: 'system', job: 'personal-data-retention' };
 /** Orders looked up at a time. */
 export const RETENTION_BATCH = 200;
 
@@ -37,8 +37,10 @@ export async function ordersPastRetention(db: Database, now: Date, limit: number
 }
 
 /** Erases every order past its retention, in batches; returns how many were erased. */
-export async function erasePersonalDataPastRetention(db: Database, now: Date): Promise<number> {
+export async function erasePersonalDataPastRetention(db: Database, service: ServiceScope, now: Date): Promise<number> {
   let erased = 0;
+  const scopes = new Map<string, Scope>();
+  const scopeOf = async (storeId: string) => scopes.get(storeId) ?? scopes.set(storeId, actingFor(service, await findStoreById(db, storeId))).get(storeId) as Scope;
   const skipped = new Set<string>();
   for (;;) {
     const due = (await ordersPastRetention(db, now, RETENTION_BATCH + skipped.size)).filter(
@@ -47,7 +49,7 @@ export async function erasePersonalDataPastRetention(db: Database, now: Date): P
     if (due.length === 0) return erased;
     for (const order of due) {
       try {
-        await redactOrder(db, { storeId: order.store_id, actor: RETENTION_ACTOR }, order.source_order_id, now);
+        await redactOrder(db, await scopeOf(order.store_id), order.source_order_id, now);
         erased += 1;
       } catch (error) {
         // A claim opened since the lookup: the order waits for it, as a store's request would.

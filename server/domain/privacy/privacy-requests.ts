@@ -9,6 +9,7 @@ import type { Database, Transaction } from '../../db/client.js';
 import type { PrivacyRequest, PrivacyRequestKind, PrivacyRequestStatus } from '../../db/generated/client.js';
 import { actorColumns, type Actor } from '../access/actor.js';
 import { recordAudit } from '../access/audit.js';
+import type { Scope } from '../access/actor.js';
 
 export type { PrivacyRequestKind, PrivacyRequestStatus };
 
@@ -94,6 +95,6 @@ export async function settlePrivacyRequest(
 }
 
 /** A store's requests, newest first (the operator's list). */
-export async function listPrivacyRequests(db: Database, storeId: string, limit: number): Promise<PrivacyRequestRecord[]> {
-  return db.privacyRequest.findMany({ where: { storeId }, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], take: limit });
+export async function listPrivacyRequests(db: Database, scope: Scope, limit: number): Promise<PrivacyRequestRecord[]> {
+  return db.privacyRequest.findMany({ where: { storeId: scope.store.id }, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], take: limit });
 }

@@ -4,7 +4,8 @@
 // The erasure job (jobs/privacy-requests.ts) carries out what is due, order by order, as the
 // retention job does; orders with an open claim wait for it, and the request stays pending.
 import type { Database } from '../../db/client.js';
-import type { Actor } from '../access/actor.js';
+import { actingFor, type Scope, type ServiceScope } from '../access/actor.js';
+import { findStoreById } from '../stores/stores.js';
 import { retryWithheldOrders } from './customer-data.js';
 import { recordAudit } from '../access/audit.js';
 import { AppError } from '../kernel/errors.js';
@@ -14,7 +15,6 @@ import { recordPrivacyRequest, settlePrivacyRequest, type PrivacyRequestRecord, 
 
 /** How long an uninstalled store's data waits, so that a reinstall can cancel the erasure. */
 export const STORE_REDACTION_DELAY_MS = 48 * 3600 * 1000;
-export const ERASURE_JOB_ACTOR: Actor = { kind: 'system', job: 'privacy-requests' };
 /** Orders looked up at a time. */
 const STORE_ERASURE_BATCH = 200;
 
@@ -25,9 +25,9 @@ export interface ScheduledStoreRedaction {
 }
 
 /** Schedules the store's erasure 48 hours from now; one at a time per store. */
-export async function scheduleStoreRedaction(db: Database, owner: { storeId: string; actor: Actor }, source: SourceRequest | null, now: Date): Promise<ScheduledStoreRedaction> {
+export async function scheduleStoreRedaction(db: Database, scope: Scope, source: SourceRequest | null, now: Date): Promise<ScheduledStoreRedaction> {
   const dueAt = new Date(now.getTime() + STORE_REDACTION_DELAY_MS);
-  const recorded = await recordPrivacyRequest(db, { storeId: owner.storeId, kind: 'store_redact', actor: owner.actor, source, receivedAt: now, dueAt });
+  const recorded = await recordPrivacyRequest(db, { storeId: scope.store.id, kind: 'store_redact', actor: scope.actor, source, receivedAt: now, dueAt });
   return { request: recorded.request, duplicate: recorded.existing };
 }
 
@@ -38,17 +38,17 @@ export async function scheduleStoreRedaction(db: Database, owner: { storeId: str
  */
 export async function cancelStoreRedaction(
   db: Database,
-  owner: { storeId: string; actor: Actor },
+  scope: Scope,
   which: { platformId: string; requestId: string } | null,
   now: Date,
 ): Promise<{ request: PrivacyRequestRecord; duplicate: boolean }> {
   const where = which
-    ? { storeId: owner.storeId, kind: 'store_redact' as const, platformId: which.platformId, sourceRequestId: which.requestId }
-    : { storeId: owner.storeId, kind: 'store_redact' as const, status: 'pending' as const };
+    ? { storeId: scope.store.id, kind: 'store_redact' as const, platformId: which.platformId, sourceRequestId: which.requestId }
+    : { storeId: scope.store.id, kind: 'store_redact' as const, status: 'pending' as const };
   // Only a pending one changes, so a cancellation and the job's completion cannot both win.
   const cancelled = await db.$transaction(async (tx) => {
     const [row] = await tx.privacyRequest.updateManyAndReturn({ where: { ...where, status: 'pending' }, data: { status: 'cancelled', cancelledAt: now } });
-    if (row !== undefined) await recordAudit(tx, owner.actor, { storeId: owner.storeId, action: 'privacy_request.cancelled', subject: { type: 'privacy_request', id: row.id }, at: now });
+    if (row !== undefined) await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'privacy_request.cancelled', subject: { type: 'privacy_request', id: row.id }, at: now });
     return row;
   });
   if (cancelled !== undefined) return { request: cancelled, duplicate: false };
@@ -59,7 +59,7 @@ export async function cancelStoreRedaction(
 }
 
 /** Erases the personal data of every order of the store, in batches; returns how many it erased. */
-async function eraseStore(db: Database, request: PrivacyRequestRecord, now: Date): Promise<number> {
+async function eraseStore(db: Database, scope: Scope, request: PrivacyRequestRecord, now: Date): Promise<number> {
   let erased = 0;
   let matched = 0;
   const withheld = new Set<string>();
@@ -76,7 +76,7 @@ async function eraseStore(db: Database, request: PrivacyRequestRecord, now: Date
       STORE_ERASURE_BATCH,
     );
     if (batch.length === 0) break;
-    const outcome = await redactOrders(db, { storeId: request.storeId, actor: ERASURE_JOB_ACTOR }, batch.map((row) => row.source_order_id), now);
+    const outcome = await redactOrders(db, scope, batch.map((row) => row.source_order_id), now);
     matched += batch.length;
     erased += outcome.redacted.length;
     for (const id of outcome.withheld) withheld.add(id);
@@ -87,11 +87,12 @@ async function eraseStore(db: Database, request: PrivacyRequestRecord, now: Date
 }
 
 /** Carries out every request due at `now`: store erasures past their delay, and orders still owed. */
-export async function runDuePrivacyRequests(db: Database, now: Date): Promise<{ ordersErased: number; requests: number }> {
+export async function runDuePrivacyRequests(db: Database, service: ServiceScope, now: Date): Promise<{ ordersErased: number; requests: number }> {
   const due = await db.privacyRequest.findMany({ where: { status: 'pending', dueAt: { lte: now } }, orderBy: { dueAt: 'asc' } });
   let ordersErased = 0;
   for (const request of due) {
-    ordersErased += request.kind === 'store_redact' ? await eraseStore(db, request, now) : await retryWithheldOrders(db, request, ERASURE_JOB_ACTOR, now);
+    const scope = actingFor(service, await findStoreById(db, request.storeId));
+    ordersErased += request.kind === 'store_redact' ? await eraseStore(db, scope, request, now) : await retryWithheldOrders(db, scope, request, now);
   }
   return { ordersErased, requests: due.length };
 }

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { QuoteRequest } from '../../../contract/quotes.js';
 import { hotQuery, type Database, type HotStatement } from '../../db/client.js';
-import type { StoreScope } from '../access/actor.js';
+import type { Scope } from '../access/actor.js';
 import { AppError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import { priceCoverage, type PricingTerms } from './pricing.js';
@@ -45,7 +45,7 @@ export async function assertMerchantIdFits(db: Database, store: StoreContext, me
   if (other) throw new AppError('not_found', 'merchant_id names another store than the one the key belongs to.');
 }
 
-export async function createQuote(db: Database, scope: StoreScope, input: QuoteInput, now: Date): Promise<QuoteRecord> {
+export async function createQuote(db: Database, scope: Scope, input: QuoteInput, now: Date): Promise<QuoteRecord> {
   const { store } = scope;
   await assertMerchantIdFits(db, store, input.merchant_id);
   const { cartValueCents, premiumCents, cartRef, expiresAt } = priceQuote(store, input, now);

@@ -1,16 +1,26 @@
-// The sandbox: what a test key's creates answer. Test mode is decided once, at the edge (the key's
-// prefix), and this is the one place it leads to. Each create validates exactly as the live one
-// does, with the same functions, and answers a realistic object whose id starts with test_, but
-// stores nothing and reads no live data: no quote resolves (orders price from the configured
-// rate), and shipments and claims are checked against their body only, as test orders are never
-// stored. Reads, updates and cancels never reach the domain with a test key: their routes declare
-// `testKeys: 'not_found'` (contract/policy.ts).
+// The sandbox: what test mode does, decided in this one place for every door.
+// - A test key's creates: test mode is the key's prefix. Each create validates exactly as the live
+//   one does, with the same functions, and answers a realistic object whose id starts with test_,
+//   but stores nothing and reads no live data: no quote resolves (orders price from the configured
+//   rate), and shipments and claims are checked against their body only, as test orders are never
+//   stored. Reads, updates and cancels never reach the domain with a test key: their routes declare
+//   `testKeys: 'not_found'` (contract/policy.ts).
+// - A platform's messages: an order declares its mode; a fulfilment or refund takes the mode of the
+//   order it names (platformMessageMode). A test-mode order is kept in test_mode_orders only so
+//   that its redeliveries and follow-ups are recognised; nothing of it is booked.
+// - A WooCommerce delivery signed with a test key's derived secret validates and books nothing.
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Database } from '../../db/client.js';
-import type { Mode, StoreScope } from '../access/actor.js';
+import { hotQuery, isUniqueViolation, type Database, type HotStatement } from '../../db/client.js';
+import type { Mode, PlatformActor, Scope } from '../access/actor.js';
+import type { RefundAcknowledgement, RefundCreated } from '../billing/refunds.js';
+import { reverseRefund } from '../billing/refunds.js';
+import type { Clock } from '../kernel/clock.js';
+import { fulfilledParcels, ingestFulfillment, type FulfillmentAcknowledgement, type FulfillmentCreated } from '../platforms/fulfillments.js';
+import { ingestPushedOrder, orderNotYetIngested, pushedOrderMode, readPushedOrder, type OrderPlaced, type PushAcknowledgement } from '../platforms/pushed-orders.js';
+import { applyWooCommerceEvent, readableWholeOrder, type WooCommerceOrderEvent, type WooCommerceOutcome } from '../platforms/woocommerce-orders.js';
 import { settleVerification, type AddressInput, type Verification } from '../addresses/addresses.js';
 import { OUTSIDE_US, standardizeUsAddress, testModeVerification, verifyAddress, type VerificationSettings } from '../addresses/address-verification.js';
-import { assertUniqueItems, claimChannelOf, claimItems, createClaim, type ClaimInput, type ClaimRecord } from '../claims/claims.js';
+import { assertUniqueItems, claimChannelOf, claimItems, fileClaim, type ClaimInput, type ClaimRecord } from '../claims/index.js';
 import {
   assertUniqueLineItemIds,
   createOrder,
@@ -28,14 +38,14 @@ const testId = () => `test_${randomUUID()}`;
 
 /** The creates a key may make, live or in the sandbox. */
 export interface StoreCommands {
-  createQuote(db: Database, scope: StoreScope, input: QuoteInput, now: Date): Promise<QuoteRecord>;
-  createOrder(db: Database, scope: StoreScope, input: OrderCreateInput, now: Date): Promise<OrderRecord>;
-  createShipment(db: Database, tracking: ShipmentTracking, scope: StoreScope, input: ShipmentInput, now: Date): Promise<ShipmentRecord>;
-  createClaim(db: Database, scope: StoreScope, input: ClaimInput, now: Date): Promise<ClaimRecord>;
+  createQuote(db: Database, scope: Scope, input: QuoteInput, now: Date): Promise<QuoteRecord>;
+  createOrder(db: Database, scope: Scope, input: OrderCreateInput, now: Date): Promise<OrderRecord>;
+  createShipment(db: Database, tracking: ShipmentTracking, scope: Scope, input: ShipmentInput, now: Date): Promise<ShipmentRecord>;
+  fileClaim(db: Database, scope: Scope, input: ClaimInput, now: Date): Promise<ClaimRecord>;
   verifyAddress(db: Database, settings: VerificationSettings, input: AddressInput, now: Date): Promise<Verification>;
 }
 
-const liveCommands: StoreCommands = { createQuote, createOrder, createShipment, createClaim, verifyAddress };
+const liveCommands: StoreCommands = { createQuote, createOrder, createShipment, fileClaim, verifyAddress };
 
 const sandboxCommands: StoreCommands = {
   async createQuote(db, scope, input, now) {
@@ -62,7 +72,7 @@ const sandboxCommands: StoreCommands = {
   async createShipment(_db, _tracking, scope, input, now) {
     return newShipmentRecord(testId(), scope.store.id, input.tracking_number, resolveCourier(input, now), now);
   },
-  async createClaim(_db, scope, input, now) {
+  async fileClaim(_db, scope, input, now) {
     assertUniqueItems(input.items);
     return {
       id: testId(),
@@ -91,4 +101,70 @@ const sandboxCommands: StoreCommands = {
 /** The commands for a mode: the only place a key's mode chooses what runs. */
 export function commandsFor(mode: Mode): StoreCommands {
   return mode === 'test' ? sandboxCommands : liveCommands;
+}
+
+/** The messages a connected platform sends for a store, live or in the sandbox. */
+export interface PlatformCommands {
+  ingestPushedOrder(db: Database, scope: Scope<PlatformActor>, message: OrderPlaced, now: Date): Promise<PushAcknowledgement>;
+  ingestFulfillment(db: Database, scope: Scope<PlatformActor>, tracking: ShipmentTracking, message: FulfillmentCreated, now: Date): Promise<FulfillmentAcknowledgement>;
+  reverseRefund(db: Database, scope: Scope<PlatformActor>, message: RefundCreated, clock: Clock): Promise<RefundAcknowledgement>;
+}
+
+const livePlatformCommands: PlatformCommands = { ingestPushedOrder, ingestFulfillment, reverseRefund };
+
+const sandboxPlatformCommands: PlatformCommands = {
+  async ingestPushedOrder(db, { store }, { order }, now) {
+    const pricing = priceWithoutQuote(store, readPushedOrder(store, order).request);
+    try {
+      await db.testModeOrder.create({ data: { storeId: store.id, sourceOrderId: order.id, premiumCents: pricing.premiumCents, receivedAt: now } });
+      return { mode: 'test', orderId: order.id, premiumCents: pricing.premiumCents, duplicate: false };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const first = await db.testModeOrder.findUniqueOrThrow({ where: { storeId_sourceOrderId: { storeId: store.id, sourceOrderId: order.id } } });
+      return { mode: 'test', orderId: order.id, premiumCents: Number(first.premiumCents), duplicate: true };
+    }
+  },
+  async ingestFulfillment(_db, _scope, _tracking, message, now) {
+    fulfilledParcels(message, now);
+    return { mode: 'test', shipmentsRegistered: 0, duplicate: false };
+  },
+  async reverseRefund() {
+    return { mode: 'test', reversedCents: 0, premiumCents: 0, duplicate: false };
+  },
+};
+
+/** The platform messages for a mode. */
+export function platformCommandsFor(mode: Mode): PlatformCommands {
+  return mode === 'test' ? sandboxPlatformCommands : livePlatformCommands;
+}
+
+/**
+ * A platform message's mode. An order declares it (pushedOrderMode). A fulfilment or refund takes
+ * the mode of the order it names: live when the store has it as a live order, test when only as a
+ * test-mode one, and neither is 500 order_not_yet_ingested, so the sender retries later (messages
+ * can overtake each other). Orders are never deleted, so a mode once found stays true.
+ */
+export async function platformMessageMode(
+  db: Database,
+  storeId: string,
+  message: { event: 'order.placed'; order: OrderPlaced['order'] } | { event: 'fulfillment.created' | 'refund.created'; order: { id: string } },
+): Promise<Mode> {
+  if (message.event === 'order.placed') return pushedOrderMode(message.order);
+  const [found] = await hotQuery<{ mode: Mode | null }>(db, ORDER_MODE, [storeId, message.order.id]);
+  if (found?.mode == null) throw orderNotYetIngested(message.order.id);
+  return found.mode;
+}
+
+const ORDER_MODE: HotStatement = {
+  name: 'op_platform_message_mode',
+  text: `SELECT CASE WHEN EXISTS (SELECT 1 FROM orders WHERE store_id = $1::uuid AND source_order_id = $2) THEN 'live'
+                     WHEN EXISTS (SELECT 1 FROM test_mode_orders WHERE store_id = $1::uuid AND source_order_id = $2) THEN 'test'
+                END AS mode`,
+};
+
+/** A WooCommerce delivery, live or in the sandbox (which validates the order and books nothing). */
+export async function applyWooCommerceDelivery(db: Database, scope: Scope, event: WooCommerceOrderEvent, clock: Clock): Promise<WooCommerceOutcome> {
+  if (scope.mode === 'live' || event.kind === 'ignore') return applyWooCommerceEvent(db, scope, event, clock);
+  if (event.kind === 'upsert') await sandboxCommands.createOrder(db, scope, readableWholeOrder(event).input, clock.now());
+  return { action: 'validated', orderId: event.sourceOrderId };
 }

@@ -1,14 +1,14 @@
 // Cancelling a shipment: refused while a claim on it is open; dated once its locks are held.
 import type { Database } from '../../db/client.js';
 import { toShipmentResponse } from './shipment-payload.js';
-import type { StoreScope } from '../access/actor.js';
+import type { Scope } from '../access/actor.js';
 import { emitEvent, newEvent } from '../events/events.js';
-import { hasOpenClaim } from '../claims/claims.js';
+import { hasOpenClaim } from '../claims/index.js';
 import { appliedAt, type Clock } from '../kernel/clock.js';
 import { AppError } from '../kernel/errors.js';
 import { emitDeliveryStatusChanged, findShipment, shipmentInclude, shipmentNotFound, type ShipmentRecord, toShipmentRecord } from './shipment-record.js';
 
-export async function cancelShipment(db: Database, scope: StoreScope, trackingNumber: string, clock: Clock): Promise<ShipmentRecord> {
+export async function cancelShipment(db: Database, scope: Scope, trackingNumber: string, clock: Clock): Promise<ShipmentRecord> {
   return db.$transaction(async (tx) => {
     const found = await findShipment(tx, scope.store.id, trackingNumber);
     if (!found) throw shipmentNotFound(trackingNumber);

@@ -5,7 +5,7 @@ import type { FieldError } from '../../../contract/errors.js';
 import type pg from 'pg';
 import { inConnectionTransaction, type Database, type HotStatement } from '../../db/client.js';
 import { toShipmentResponse } from './shipment-payload.js';
-import { actorColumns, type Actor, type StoreScope } from '../access/actor.js';
+import { actorColumns, type Actor, type Scope } from '../access/actor.js';
 import { eventInsertSql } from '../events/events.js';
 import { AppError } from '../kernel/errors.js';
 import { orderNotFound } from '../orders/order-lock.js';
@@ -48,7 +48,7 @@ function itemsNotInOrder(
 export async function createShipment(
   db: Database,
   tracking: ShipmentTracking,
-  scope: StoreScope,
+  scope: Scope,
   input: ShipmentInput,
   now: Date,
 ): Promise<ShipmentRecord> {

@@ -1,11 +1,11 @@
 // Reading shipments: by tracking number (the API), an order's (the console's order page), and the
 // order a shipment belongs to.
 import { hotQuery, type Database, type HotStatement } from '../../db/client.js';
-import type { StoreScope } from '../access/actor.js';
+import type { Scope } from '../access/actor.js';
 import { AppError } from '../kernel/errors.js';
 import { type CheckpointRow, CHECKPOINTS_PER_READ, shipmentInclude, shipmentNotFound, type ShipmentRecord, type ShipmentRow, toShipmentRecord } from './shipment-record.js';
 
-export async function getShipment(db: Database, scope: StoreScope, trackingNumber: string): Promise<ShipmentRecord> {
+export async function getShipment(db: Database, scope: Scope, trackingNumber: string): Promise<ShipmentRecord> {
   const row = await selectShipment(db, scope.store.id, trackingNumber);
   if (!row) throw shipmentNotFound(trackingNumber);
   return toShipmentRecord(row);
@@ -68,7 +68,7 @@ export async function selectShipment(db: Database, storeId: string, trackingNumb
 }
 
 /** The order a shipment of the scope's store belongs to (the console's shipment page links to it). */
-export async function shipmentOrder(db: Database, scope: StoreScope, shipmentId: string): Promise<{ sourceOrderId: string; sourceOrderNumber: string; orderNumber: string }> {
+export async function shipmentOrder(db: Database, scope: Scope, shipmentId: string): Promise<{ sourceOrderId: string; sourceOrderNumber: string; orderNumber: string }> {
   const row = await db.shipment.findFirst({
     where: { id: shipmentId, storeId: scope.store.id },
     select: { order: { select: { sourceOrderId: true, sourceOrderNumber: true, orderNumber: true } } },

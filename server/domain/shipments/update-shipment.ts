@@ -2,7 +2,7 @@
 // route-profile stores.
 import type { FieldError } from '../../../contract/errors.js';
 import type { Database, Prisma } from '../../db/client.js';
-import type { StoreScope } from '../access/actor.js';
+import type { Scope } from '../access/actor.js';
 import { AppError } from '../kernel/errors.js';
 import type { WholeBody } from '../orders/index.js';
 import { createShipment } from './create-shipment.js';
@@ -48,7 +48,7 @@ function changedEchoes(
 export async function updateShipment(
   db: Database,
   tracking: ShipmentTracking,
-  scope: StoreScope,
+  scope: Scope,
   trackingNumber: string,
   update: ShipmentUpdate,
   now: Date,
@@ -99,7 +99,7 @@ export async function updateShipment(
 export async function updateShipmentAsProfileAllows(
   db: Database,
   tracking: ShipmentTracking,
-  scope: StoreScope,
+  scope: Scope,
   trackingNumber: string,
   update: ShipmentUpdate,
   readWhole: () => WholeBody<ShipmentInput>,

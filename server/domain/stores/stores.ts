@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../db/client.js';
 import type { Store } from '../../db/generated/client.js';
 import { codePointLength } from '../../../contract/common.js';
 import type { FieldError } from '../../../contract/errors.js';
-import type { Actor } from '../access/actor.js';
+import type { Scope, ServiceScope } from '../access/actor.js';
 import { recordAudit } from '../access/audit.js';
 import { AppError } from '../kernel/errors.js';
 import { SLUG_PATTERN, SLUG_RULE } from './slug.js';
@@ -107,7 +107,7 @@ export function toStoreContext(row: StoreRow): StoreContext {
   };
 }
 
-export async function createStore(db: Database, actor: Actor, input: NewStore): Promise<StoreContext> {
+export async function createStore(db: Database, service: ServiceScope, input: NewStore): Promise<StoreContext> {
   assertValidSettings(input);
   try {
     return await db.$transaction(async (tx) => {
@@ -124,7 +124,7 @@ export async function createStore(db: Database, actor: Actor, input: NewStore): 
         },
       });
       const details = { slug: row.slug, rate_bps: row.rateBps, protection_skus: row.protectionSkus, quote_origin: row.quoteOrigin, client_profile: row.clientProfile };
-      await recordAudit(tx, actor, { storeId: row.id, action: 'store.created', subject: { type: 'store', id: row.id }, details, at: new Date() });
+      await recordAudit(tx, service.actor, { storeId: row.id, action: 'store.created', subject: { type: 'store', id: row.id }, details, at: new Date() });
       return toStoreContext(row);
     });
   } catch (error) {
@@ -136,6 +136,13 @@ export async function createStore(db: Database, actor: Actor, input: NewStore): 
 export async function findStoreBySlug(db: Database, slug: string): Promise<StoreContext> {
   const row = await db.store.findUnique({ where: { slug } });
   if (!row) throw new AppError('not_found', `No store with slug "${slug}".`);
+  return toStoreContext(row);
+}
+
+/** A store by its id, for work that starts from a row of the store (a job, an operator's command). */
+export async function findStoreById(db: Database, id: string): Promise<StoreContext> {
+  const row = await db.store.findUnique({ where: { id } });
+  if (!row) throw new AppError('not_found', `No store with id "${id}".`);
   return toStoreContext(row);
 }
 
@@ -154,7 +161,7 @@ export interface StoreDeclarations {
 /** The retention a store may set: a day to a hundred years. */
 export const MAX_RETENTION_DAYS = 36_500;
 
-export async function updateStoreDeclarations(db: Database, actor: Actor, slug: string, declarations: StoreDeclarations): Promise<StoreContext> {
+export async function updateStoreDeclarations(db: Database, scope: Scope, declarations: StoreDeclarations): Promise<StoreContext> {
   assertValidSettings({ protectionSkus: declarations.protectionSkus, woocommerceWebhookSecret: declarations.woocommerceWebhookSecret });
   const retention = declarations.personalDataRetentionDays;
   if (retention !== undefined && !(Number.isInteger(retention) && retention >= 1 && retention <= MAX_RETENTION_DAYS)) {
@@ -163,10 +170,8 @@ export async function updateStoreDeclarations(db: Database, actor: Actor, slug: 
     ]);
   }
   return db.$transaction(async (tx) => {
-    const existing = await tx.store.findUnique({ where: { slug } });
-    if (!existing) throw new AppError('not_found', `No store with slug "${slug}".`);
     const row = await tx.store.update({
-      where: { slug },
+      where: { id: scope.store.id },
       data: {
         ...(declarations.protectionSkus === undefined ? {} : { protectionSkus: declarations.protectionSkus }),
         ...(declarations.quoteOrigin === undefined ? {} : { quoteOrigin: declarations.quoteOrigin }),
@@ -183,7 +188,7 @@ export async function updateStoreDeclarations(db: Database, actor: Actor, slug: 
       ...(declarations.woocommerceWebhookSecret === undefined ? {} : { woocommerce_webhook_secret: declarations.woocommerceWebhookSecret === null ? 'forgotten' : 'declared' }),
       ...(declarations.personalDataRetentionDays === undefined ? {} : { personal_data_retention_days: declarations.personalDataRetentionDays }),
     };
-    await recordAudit(tx, actor, { storeId: row.id, action: 'store.settings_changed', subject: { type: 'store', id: row.id }, details, at: new Date() });
+    await recordAudit(tx, scope.actor, { storeId: row.id, action: 'store.settings_changed', subject: { type: 'store', id: row.id }, details, at: new Date() });
     return toStoreContext(row);
   });
 }

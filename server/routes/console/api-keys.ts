@@ -21,22 +21,22 @@ const toConsoleKey = (key: Pick<StoredKey, 'id' | 'mode' | 'last4' | 'createdAt'
 export const consoleApiKeysRouter = ({ db, clock, apiKeys }: AppDeps) =>
   s.router(consoleApiKeysContract, {
     list: async ({ req }) => {
-      const keys = await listApiKeys(db, consoleOf(req).session.store.id);
+      const keys = await listApiKeys(db, consoleOf(req).scope);
       return { status: 200, body: { data: keys.filter((key) => key.scope === 'store').map(toConsoleKey) } };
     },
     create: async ({ body, req }) => {
-      const { session, actor } = consoleOf(req);
-      const issued = await issueApiKey(db, actor, { storeSlug: session.store.slug, mode: body.mode, scope: 'store' });
+      const { scope } = consoleOf(req);
+      const issued = await issueApiKey(db, scope, { mode: body.mode, scope: 'store' });
       const stored = await db.apiKey.findUniqueOrThrow({ where: { id: issued.id } });
       return { status: 201, body: { ...toConsoleKey(stored), secret: issued.key } };
     },
     revoke: async ({ params, req }) => {
-      const { session, actor } = consoleOf(req);
-      await revokeApiKey(db, actor, params.id, clock.now(), session.store.id);
+      const { scope } = consoleOf(req);
+      await revokeApiKey(db, scope, params.id, clock.now());
       // Every instance empties its cache of keys when it hears the change; this one does not wait
       // to hear it, so the key is refused here from the moment the answer leaves.
       apiKeys.callers.clear();
-      const stored = await db.apiKey.findFirst({ where: { id: params.id, storeId: session.store.id } });
+      const stored = await db.apiKey.findFirst({ where: { id: params.id, storeId: scope.store.id } });
       if (stored === null) throw new AppError('not_found', `No API key with id "${params.id}".`);
       return { status: 200, body: toConsoleKey(stored) };
     },

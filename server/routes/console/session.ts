@@ -28,7 +28,7 @@ const LOGIN_REFUSED = 'Email or password is incorrect.';
 
 const toSession = (session: ConsoleSessionRecord) => ({
   user: { id: session.user.id, email: session.user.email, role: session.user.role },
-  store: session.store,
+  store: { id: session.store.id, slug: session.store.slug, name: session.store.name },
   csrf_token: csrfTokenOf(session.token),
   expires_at: session.expiresAt.toISOString(),
 });

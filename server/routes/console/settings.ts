@@ -4,8 +4,7 @@ import { createMerchantUser, disableMerchantUser, enableMerchantUser, listMercha
 import { findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../../domain/stores/stores.js';
 import type { AppDeps } from '../../deps.js';
 import { consoleOf } from '../../http/console-session.js';
-import { claimPageSettings, removeStoreLogo, setStoreLogo, updateClaimPage, type ClaimPageSettings } from '../../domain/claims/claim-page.js';
-import { toClaimPageResponse } from '../../domain/claims/claim-page-payload.js';
+import { claimPageSettings, removeStoreLogo, setStoreLogo, toClaimPageResponse, updateClaimPage, type ClaimPageSettings } from '../../domain/claims/index.js';
 
 const s = initServer();
 
@@ -29,47 +28,48 @@ const toConsoleUser = (user: MerchantUser) => ({
 });
 
 export const consoleSettingsRouter = ({ db, clock }: AppDeps) => {
+  // Read again after a change: the session's copy of the store is from before it.
   const settingsOf = async (slug: string) => {
     const store = await findStoreBySlug(db, slug);
     const { personalDataRetentionDays } = await db.store.findUniqueOrThrow({ where: { id: store.id }, select: { personalDataRetentionDays: true } });
     return toSettings(store, personalDataRetentionDays, await claimPageSettings(db, { id: store.id }));
   };
   return s.router(consoleSettingsContract, {
-    get: async ({ req }) => ({ status: 200, body: await settingsOf(consoleOf(req).session.store.slug) }),
+    get: async ({ req }) => ({ status: 200, body: await settingsOf(consoleOf(req).scope.store.slug) }),
     update: async ({ body, req }) => {
-      const { session, actor } = consoleOf(req);
-      await updateStoreDeclarations(db, actor, session.store.slug, {
+      const { scope } = consoleOf(req);
+      await updateStoreDeclarations(db, scope, {
         ...(body.protection_skus === undefined ? {} : { protectionSkus: body.protection_skus }),
         ...(body.quote_origin === undefined ? {} : { quoteOrigin: body.quote_origin }),
         ...(body.client_profile === undefined ? {} : { clientProfile: body.client_profile }),
       });
-      if (body.claim_page !== undefined) await updateClaimPage(db, actor, session.store.id, body.claim_page, clock.now());
-      return { status: 200, body: await settingsOf(session.store.slug) };
+      if (body.claim_page !== undefined) await updateClaimPage(db, scope, body.claim_page, clock.now());
+      return { status: 200, body: await settingsOf(scope.store.slug) };
     },
     setLogo: async ({ req }) => {
-      const { session, actor } = consoleOf(req);
-      await setStoreLogo(db, actor, session.store.id, req.rawBody ?? Buffer.alloc(0), clock.now());
-      return { status: 200, body: await settingsOf(session.store.slug) };
+      const { scope } = consoleOf(req);
+      await setStoreLogo(db, scope, req.rawBody ?? Buffer.alloc(0), clock.now());
+      return { status: 200, body: await settingsOf(scope.store.slug) };
     },
     removeLogo: async ({ req }) => {
-      const { session, actor } = consoleOf(req);
-      await removeStoreLogo(db, actor, session.store.id, clock.now());
-      return { status: 200, body: await settingsOf(session.store.slug) };
+      const { scope } = consoleOf(req);
+      await removeStoreLogo(db, scope, clock.now());
+      return { status: 200, body: await settingsOf(scope.store.slug) };
     },
-    users: async ({ req }) => ({ status: 200, body: { data: (await listMerchantUsers(db, consoleOf(req).session.store.id)).map(toConsoleUser) } }),
+    users: async ({ req }) => ({ status: 200, body: { data: (await listMerchantUsers(db, consoleOf(req).scope)).map(toConsoleUser) } }),
     invite: async ({ body, req }) => {
-      const { session, actor } = consoleOf(req);
-      const created = await createMerchantUser(db, actor, { storeId: session.store.id, email: body.email, role: body.role }, clock.now());
+      const { scope } = consoleOf(req);
+      const created = await createMerchantUser(db, scope, { email: body.email, role: body.role }, clock.now());
       // The link is on the host the owner reached the console by.
       return { status: 201, body: { user: toConsoleUser(created.user), setup_url: `${req.protocol}://${req.get('host') ?? 'localhost'}${created.setupPath}` } };
     },
     disable: async ({ params, req }) => {
-      const { session, actor } = consoleOf(req);
-      return { status: 200, body: toConsoleUser(await disableMerchantUser(db, actor, session.store.id, params.id, clock.now())) };
+      const { scope } = consoleOf(req);
+      return { status: 200, body: toConsoleUser(await disableMerchantUser(db, scope, params.id, clock.now())) };
     },
     enable: async ({ params, req }) => {
-      const { session, actor } = consoleOf(req);
-      return { status: 200, body: toConsoleUser(await enableMerchantUser(db, actor, session.store.id, params.id, clock.now())) };
+      const { scope } = consoleOf(req);
+      return { status: 200, body: toConsoleUser(await enableMerchantUser(db, scope, params.id, clock.now())) };
     },
   });
 };

@@ -4,11 +4,11 @@ import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { consoleBillingContract, consoleClaimsContract, consoleDevelopersContract, consoleOrdersContract, consoleOverviewContract, consoleShipmentsContract, CONSOLE_PAGE_LIMIT, type ConsoleClaimDetail } from '../../../contract/console/index.js';
 import { monthLedgerEntries, billingStatement } from '../../domain/billing/billing.js';
-import { CLAIM_TRANSITIONS, claimHistory, getClaim, listStoreClaims, setClaimStatus, type ClaimRecord } from '../../domain/claims/claims.js';
-import { readClaimPhoto } from '../../domain/claims/claim-photos.js';
+import { CLAIM_TRANSITIONS, claimHistory, getClaim, listStoreClaims, decideClaim, type ClaimRecord } from '../../domain/claims/index.js';
+import { readClaimPhoto } from '../../domain/claims/index.js';
 import { orderHistory, searchOrders } from '../../domain/orders/order-search.js';
 import { getShipment, shipmentOrder, updateShipment, type ShipmentRecord } from '../../domain/shipments/index.js';
-import type { StoreScope } from '../../domain/access/actor.js';
+import type { Scope } from '../../domain/access/actor.js';
 import { listDeliveries } from '../../domain/events/event-delivery.js';
 import { listEndpoints } from '../../domain/events/webhook-endpoints.js';
 import { listRequestLog } from '../../domain/access/request-log.js';
@@ -19,9 +19,10 @@ import { AppError } from '../../domain/kernel/errors.js';
 import { storeOverview } from '../../domain/billing/store-overview.js';
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../db/client.js';
-import { consoleOf, consoleScopeOf } from '../../http/console-session.js';
+import { consoleOf } from '../../http/console-session.js';
+import { listConnectedPlatforms } from '../../domain/platforms/platforms.js';
 import { toBillingStatementResponse } from '../../domain/billing/statement-payload.js';
-import { toClaimResponse } from '../../domain/claims/claim-payload.js';
+import { toClaimResponse } from '../../domain/claims/index.js';
 import { toOrderResponse } from '../../domain/orders/order-payload.js';
 import { toShipmentResponse } from '../../domain/shipments/shipment-payload.js';
 import type { ConsoleShipmentDetail } from '../../../contract/console/index.js';
@@ -31,8 +32,8 @@ const s = initServer();
 const currentMonth = (now: Date) => now.toISOString().slice(0, 7);
 const REQUEST_LOG_PAGE = 100;
 
-async function claimDetail(db: Database, claim: ClaimRecord): Promise<z.input<typeof ConsoleClaimDetail>> {
-  const history = await claimHistory(db, claim);
+async function claimDetail(db: Database, scope: Scope, claim: ClaimRecord): Promise<z.input<typeof ConsoleClaimDetail>> {
+  const history = await claimHistory(db, scope, claim);
   return {
     claim: toClaimResponse(claim),
     history: history.map((change) => ({
@@ -46,7 +47,7 @@ async function claimDetail(db: Database, claim: ClaimRecord): Promise<z.input<ty
   };
 }
 
-async function shipmentDetail(db: Database, scope: StoreScope, shipment: ShipmentRecord): Promise<z.input<typeof ConsoleShipmentDetail>> {
+async function shipmentDetail(db: Database, scope: Scope, shipment: ShipmentRecord): Promise<z.input<typeof ConsoleShipmentDetail>> {
   const order = await shipmentOrder(db, scope, shipment.id);
   return { shipment: toShipmentResponse(shipment), order: { source_order_id: order.sourceOrderId, source_order_number: order.sourceOrderNumber, order_number: order.orderNumber } };
 }
@@ -58,7 +59,7 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
   return {
     overview: s.router(consoleOverviewContract, {
       get: async ({ query, req }) => {
-        const overview = await storeOverview(db, consoleOf(req).session.store.id, query.month ?? currentMonth(clock.now()), clock.now());
+        const overview = await storeOverview(db, consoleOf(req).scope, query.month ?? currentMonth(clock.now()), clock.now());
         return {
           status: 200,
           body: {
@@ -73,7 +74,7 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
     }),
     orders: s.router(consoleOrdersContract, {
       search: async ({ query, req }) => {
-        const page = await searchOrders(db, consoleOf(req).session.store.id, query, CONSOLE_PAGE_LIMIT);
+        const page = await searchOrders(db, consoleOf(req).scope, query, CONSOLE_PAGE_LIMIT);
         return {
           status: 200,
           body: {
@@ -94,7 +95,7 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
         };
       },
       get: async ({ params, req }) => {
-        const history = await orderHistory(db, await consoleScopeOf(db, req), params.source_order_id);
+        const history = await orderHistory(db, consoleOf(req).scope, params.source_order_id);
         return {
           status: 200,
           body: {
@@ -125,25 +126,27 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
     }),
     claims: s.router(consoleClaimsContract, {
       list: async ({ query, req }) => {
-        const { claims, nextCursor } = await listStoreClaims(db, consoleOf(req).session.store.id, query, CONSOLE_PAGE_LIMIT);
+        const { claims, nextCursor } = await listStoreClaims(db, consoleOf(req).scope, query, CONSOLE_PAGE_LIMIT);
         return { status: 200, body: { data: claims.map(toClaimResponse), next_cursor: nextCursor } };
       },
-      get: async ({ params, req }) => ({ status: 200, body: await claimDetail(db, await getClaim(db, await consoleScopeOf(db, req), params.id)) }),
+      get: async ({ params, req }) => {
+        const { scope } = consoleOf(req);
+        return { status: 200, body: await claimDetail(db, scope, await getClaim(db, scope, params.id)) };
+      },
       photo: async ({ params, req, res }) => {
-        const storeId = consoleOf(req).session.store.id;
-        const jpeg = await readClaimPhoto(db, photos, params.photo_id, { storeId, claimId: params.id });
+        const jpeg = await readClaimPhoto(db, photos, params.photo_id, { storeId: consoleOf(req).scope.store.id, claimId: params.id });
         res.setHeader('Cache-Control', 'private, no-store');
         return { status: 200, body: jpeg };
       },
       setStatus: async ({ params, body, req }) => {
-        const { session, actor } = consoleOf(req);
-        const claim = await setClaimStatus(db, actor, params.id, body.status, clock, body.note, session.store.id);
-        return { status: 200, body: await claimDetail(db, claim) };
+        const { scope } = consoleOf(req);
+        const claim = await decideClaim(db, scope, params.id, body.status, clock, body.note);
+        return { status: 200, body: await claimDetail(db, scope, claim) };
       },
     }),
     shipments: s.router(consoleShipmentsContract, {
       get: async ({ params, req }) => {
-        const scope = await consoleScopeOf(db, req);
+        const scope = consoleOf(req).scope;
         return { status: 200, body: await shipmentDetail(db, scope, await getShipment(db, scope, params.tracking_number)) };
       },
       setCarrier: async ({ params, body, req }) => {
@@ -151,22 +154,22 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
         if (normalizeCourierId(body.courier_id) === null) {
           throw new AppError('invalid_request', 'Unknown carrier.', [{ field: 'courier_id', message: `must be a carrier slug or alias, e.g. ${CARRIER_SLUGS.slice(0, 3).join(', ')}` }]);
         }
-        const scope = await consoleScopeOf(db, req);
+        const scope = consoleOf(req).scope;
         const shipment = await updateShipment(db, tracking, scope, params.tracking_number, { courier_id: body.courier_id }, clock.now());
         return { status: 200, body: await shipmentDetail(db, scope, shipment) };
       },
     }),
     developers: s.router(consoleDevelopersContract, {
-      endpoints: async ({ req }) => ({ status: 200, body: { data: (await listEndpoints(db, await consoleScopeOf(db, req))).map(toWebhookEndpointResponse) } }),
+      endpoints: async ({ req }) => ({ status: 200, body: { data: (await listEndpoints(db, consoleOf(req).scope)).map(toWebhookEndpointResponse) } }),
       deliveries: async ({ params, query, req }) => {
-        const page = await listDeliveries(db, await consoleScopeOf(db, req), params.id, {
+        const page = await listDeliveries(db, consoleOf(req).scope, params.id, {
           limit: DEFAULT_PAGE_LIMIT,
           ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }),
         });
         return { status: 200, body: { data: page.data.map(toWebhookDeliveryResponse), has_more: page.hasMore } };
       },
       requestLog: async ({ query, req }) => {
-        const page = await listRequestLog(db, consoleOf(req).session.store.id, clock.now(), { limit: REQUEST_LOG_PAGE, ...(query.cursor === undefined ? {} : { before: BigInt(query.cursor) }) });
+        const page = await listRequestLog(db, consoleOf(req).scope, clock.now(), { limit: REQUEST_LOG_PAGE, ...(query.cursor === undefined ? {} : { before: BigInt(query.cursor) }) });
         const last = page.lines.at(-1);
         return {
           status: 200,
@@ -177,17 +180,17 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
         };
       },
       platforms: async ({ req }) => {
-        const links = await db.storePlatform.findMany({ where: { storeId: consoleOf(req).session.store.id }, include: { platform: { select: { slug: true } } }, orderBy: { connectedAt: 'asc' } });
+        const links = await listConnectedPlatforms(db, consoleOf(req).scope);
         return {
           status: 200,
-          body: { data: links.map((link) => ({ slug: link.platform.slug, connected_at: link.connectedAt.toISOString(), webhook_path: `/api/webhooks/${link.platform.slug}` })) },
+          body: { data: links.map((link) => ({ slug: link.slug, connected_at: link.connectedAt.toISOString(), webhook_path: `/api/webhooks/${link.slug}` })) },
         };
       },
     }),
     billing: s.router(consoleBillingContract, {
-      statement: async ({ params, req }) => ({ status: 200, body: toBillingStatementResponse(await billingStatement(db, consoleOf(req).session.store.id, params.month)) }),
+      statement: async ({ params, req }) => ({ status: 200, body: toBillingStatementResponse(await billingStatement(db, consoleOf(req).scope, params.month)) }),
       csv: async ({ params, req, res }) => {
-        const entries = await monthLedgerEntries(db, consoleOf(req).session.store.id, params.month);
+        const entries = await monthLedgerEntries(db, consoleOf(req).scope, params.month);
         const lines = ['effective_at,source_order_id,reason,amount_cents', ...entries.map((entry) => [entry.effectiveAt.toISOString(), csvField(entry.sourceOrderId), entry.reason, String(entry.amountCents)].join(','))];
         res.setHeader('Content-Disposition', `attachment; filename="statement-${params.month}.csv"`);
         return { status: 200, body: `${lines.join('\r\n')}\r\n` };

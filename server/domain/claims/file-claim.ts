@@ -1,0 +1,131 @@
+// Filing a claim: the one function behind the API, the claim page and the operator's CLI.
+import type { FieldError } from '../../../contract/errors.js';
+import { isUniqueViolation, type Database, type Transaction } from '../../db/client.js';
+import { actorColumns, type Scope } from '../access/actor.js';
+import { recordAudit } from '../access/audit.js';
+import { emitEvent, newEvent } from '../events/events.js';
+import { AppError } from '../kernel/errors.js';
+import { lockExistingOrderRow } from '../orders/order-lock.js';
+import { toClaimResponse } from './claim-payload.js';
+import {
+  assertUniqueItems,
+  claimChannelOf,
+  claimInclude,
+  claimItems,
+  OPEN_CLAIM_STATUSES,
+  withPhotosOne,
+  type ClaimChannel,
+  type ClaimInput,
+  type ClaimReason,
+  type ClaimRecord,
+} from './claim-record.js';
+import { claimWindow } from './claim-windows.js';
+
+/** The store is told which claim; a shopper sees theirs on the order page. */
+const openClaimOnShipment = (claimId: string, channel: ClaimChannel) =>
+  new AppError(
+    'conflict',
+    channel === 'shopper_page'
+      ? 'This parcel already has an open claim: follow it from your order, or file again once it is resolved.'
+      : `This parcel already has an open claim (${claimId}); follow that one, or wait until it is resolved.`,
+  );
+
+/** What only a shopper's filing carries: the photos uploaded for it. */
+export interface ClaimAttachments {
+  photoIds?: readonly string[];
+}
+
+/**
+ * Files a claim: the one function behind the API, the claim page and the CLI. A shopper is also
+ * held to the store's claim windows, must name a parcel, and must show a damaged one.
+ */
+export async function fileClaim(db: Database, scope: Scope, input: ClaimInput, now: Date, attachments: ClaimAttachments = {}): Promise<ClaimRecord> {
+  assertUniqueItems(input.items);
+  const items = claimItems(input);
+  const channel = claimChannelOf(scope.actor);
+  const photoIds = [...new Set(attachments.photoIds ?? [])];
+
+  try {
+    return await db.$transaction(async (tx) => {
+      // The order row lock serialises this with order and shipment cancellation, and with a second
+      // filing on the same parcel.
+      const orderId = await lockExistingOrderRow(tx, scope.store.id, input.source_order_id);
+      const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { lineItems: true } });
+      if (order.status === 'cancelled') throw new AppError('conflict', 'The order is cancelled; no claim can be filed on it.');
+      if (!order.insuranceSelected) throw new AppError('conflict', 'The order was not protected; no claim can be filed on it.');
+
+      const errors: FieldError[] = [];
+      let shipmentId: string | null = null;
+      if (input.tracking_number !== undefined) {
+        const shipment = await tx.shipment.findFirst({
+          where: { orderId, trackingNumber: input.tracking_number, cancelledOn: null },
+          include: { checkpoints: { select: { status: true, occurredAt: true } } },
+        });
+        if (shipment) {
+          shipmentId = shipment.id;
+          const open = await tx.claim.findFirst({ where: { shipmentId, status: { in: [...OPEN_CLAIM_STATUSES] } }, select: { id: true } });
+          if (open) throw openClaimOnShipment(open.id, channel);
+          if (channel === 'shopper_page') await assertWindowOpen(tx, scope.store.id, input.reason, shipment, now);
+        } else errors.push({ field: 'tracking_number', message: 'is not an active shipment of this order' });
+      } else if (channel === 'shopper_page') errors.push({ field: 'tracking_number', message: 'is required: choose the parcel' });
+      const ordered = new Map(order.lineItems.map((line) => [line.sourceId, line.quantity]));
+      items.forEach((item, index) => {
+        const quantity = ordered.get(item.source_id);
+        if (quantity === undefined) errors.push({ field: `items[${index}].source_id`, message: 'is not a line item of this order' });
+        else if (item.quantity > quantity) errors.push({ field: `items[${index}].quantity`, message: `is more than the ${quantity} ordered` });
+      });
+      if (channel === 'shopper_page' && input.reason === 'damaged' && photoIds.length === 0) {
+        errors.push({ field: 'photo_ids', message: 'must have at least one photo of the damage' });
+      }
+      if (errors.length > 0) throw new AppError('invalid_request', 'The claim does not match the order.', errors);
+
+      const created = await tx.claim.create({
+        data: {
+          storeId: scope.store.id,
+          orderId,
+          shipmentId,
+          reason: input.reason,
+          description: input.description ?? null,
+          items,
+          status: 'open',
+          channel,
+          createdOn: now,
+          updatedOn: now,
+          history: { create: { fromStatus: null, toStatus: 'open', createdAt: now, ...actorColumns(scope.actor) } },
+        },
+        select: { id: true },
+      });
+      if (photoIds.length > 0) {
+        // Only photos uploaded for this order and not yet in a claim: anything else is refused.
+        const taken = await tx.claimPhoto.updateMany({ where: { id: { in: photoIds }, orderId, claimId: null }, data: { claimId: created.id } });
+        if (taken.count !== photoIds.length) {
+          throw new AppError('invalid_request', 'The claim names photos it cannot use.', [
+            { field: 'photo_ids', message: 'must name photos uploaded for this order and not already in a claim' },
+          ]);
+        }
+      }
+      const claim = await withPhotosOne(tx, await tx.claim.findUniqueOrThrow({ where: { id: created.id }, include: claimInclude }));
+      await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'claim.filed', subject: { type: 'claim', id: claim.id }, at: now });
+      await emitEvent(tx, scope.actor, scope.store.id, newEvent('claim.created', toClaimResponse(claim)), now);
+      return claim;
+    });
+  } catch (error) {
+    // The partial unique index on open claims per parcel: a filing that raced past the check.
+    if (isUniqueViolation(error)) throw new AppError('conflict', 'This parcel already has an open claim; follow that one, or wait until it is resolved.');
+    throw error;
+  }
+}
+
+/** A shopper files within the store's windows (claim-windows.ts); the 409 says why not. */
+async function assertWindowOpen(
+  tx: Transaction,
+  storeId: string,
+  reason: ClaimReason,
+  parcel: Parameters<typeof claimWindow>[1],
+  now: Date,
+): Promise<void> {
+  const settings = await tx.store.findUniqueOrThrow({ where: { id: storeId }, select: { claimLostAfterDays: true, claimAfterDeliveryDays: true } });
+  const window = claimWindow(reason, parcel, { lostAfterDays: settings.claimLostAfterDays, afterDeliveryDays: settings.claimAfterDeliveryDays }, now);
+  if (!window.open) throw new AppError('conflict', window.explanation);
+}
+
