@@ -4,9 +4,9 @@
 // parameters; with the statements each of those calls sends.
 import pg from 'pg';
 import { createDatabase } from '../server/db/client.js';
-import { authenticateApiKey } from '../server/domain/access/api-keys.js';
+import { authenticateApiKey } from '../server/domain/access/index.js';
 import { getOrder } from '../server/domain/orders/index.js';
-import { resolveQuote } from '../server/domain/quotes/quotes.js';
+import { resolveQuote } from '../server/domain/quotes/index.js';
 import { keyScope } from './seed.js';
 import { captureStatements, oneLine, type SentStatement } from './statements.js';
 

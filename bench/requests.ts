@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { OrderRequest } from '../contract/orders.js';
 import type { FulfillmentCreatedMessage, OrderPlacedMessage, RefundCreatedMessage } from '../contract/webhooks.js';
-import { computeCheckDigit } from '../server/domain/shipments/carriers.js';
+import { computeCheckDigit } from '../server/domain/shipments/index.js';
 
 export const SHIPPING_DETAILS = {
   street_address1: '1600 Amphitheatre Pkwy',

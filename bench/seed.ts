@@ -4,14 +4,14 @@
 import type { Database } from '../server/db/client.js';
 import { ensureDatabase, type EmbeddedCluster } from '../server/db/embedded.js';
 import { migrate } from '../server/db/migrate.js';
-import type { Scope } from '../server/domain/access/actor.js';
-import { authenticateApiKey, issueApiKey, type Caller } from '../server/domain/access/api-keys.js';
-import { createQuote } from '../server/domain/quotes/quotes.js';
-import { createStore, type StoreContext } from '../server/domain/stores/stores.js';
-import { openSession } from '../server/domain/access/console-sessions.js';
-import { createMerchantUser } from '../server/domain/access/merchant-users.js';
+import type { Scope } from '../server/domain/access/index.js';
+import { actingFor, authenticateApiKey, type Caller, createMerchantUser, issueApiKey, openSession, type ServiceScope } from '../server/domain/access/index.js';
+import { createQuote } from '../server/domain/quotes/index.js';
+import { createStore, type StoreContext } from '../server/domain/stores/index.js';
+
+
 import { SESSION_COOKIE } from '../contract/console/index.js';
-import { actingFor, type ServiceScope } from '../server/domain/access/actor.js';
+
 
 /** The operator the bench acts as, in the audit log. */
 export const BENCH_OPERATOR: ServiceScope = { actor: { kind: 'operator', name: 'bench' } };

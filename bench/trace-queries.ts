@@ -21,10 +21,10 @@ import { signWebhook } from '../contract/webhook-signature.js';
 import { createDatabase } from '../server/db/client.js';
 import { ensureDatabase, startEmbeddedCluster } from '../server/db/embedded.js';
 import { migrate } from '../server/db/migrate.js';
-import { issueApiKey } from '../server/domain/access/api-keys.js';
-import { actingFor } from '../server/domain/access/actor.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
-import { createStore } from '../server/domain/stores/stores.js';
+import { actingFor, issueApiKey } from '../server/domain/access/index.js';
+
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
+import { createStore } from '../server/domain/stores/index.js';
 import { BENCH_OPERATOR } from './seed.js';
 
 async function main(): Promise<void> {

@@ -16,12 +16,12 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { CollectionDefinition } from 'postman-collection';
 import { composeService, offlineServiceOptions } from '../server/compose.js';
 import { resolveDatabase } from '../server/db/resolve.js';
-import { actingFor, type ServiceScope } from '../server/domain/access/actor.js';
-import { issueApiKey } from '../server/domain/access/api-keys.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { actingFor, issueApiKey, type ServiceScope } from '../server/domain/access/index.js';
+
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
 import { EXAMPLE_DELIVERY_ID, EXAMPLE_ENDPOINT_ID, EXAMPLE_EVENT_ID, OrderRequest } from '../contract/index.js';
 import { createOrder } from '../server/domain/orders/index.js';
-import { createStore } from '../server/domain/stores/stores.js';
+import { createStore } from '../server/domain/stores/index.js';
 import sharp from 'sharp';
 import { EXAMPLE_CLAIM_ID, EXAMPLE_PHOTO_ID } from '../contract/claims.js';
 import { createGracefulServer } from '../server/http/graceful-server.js';

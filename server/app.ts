@@ -30,7 +30,7 @@ import { readClientProfileBody } from './http/client-profile.js';
 import { idempotencyKeys } from './http/idempotency.js';
 import { eventsRouter, webhookEndpointsRouter } from './routes/merchant-events.js';
 import { consoleContract } from '../contract/console/index.js';
-import { createKeyUseRecorder } from './domain/access/api-key-use.js';
+import { createKeyUseRecorder } from './domain/access/index.js';
 import { consoleSession } from './http/console-session.js';
 import { logKeyRequests } from './http/request-log.js';
 import { consoleApiKeysRouter } from './routes/console/api-keys.js';

@@ -9,25 +9,25 @@ import { createOfflineVerifier } from './addresses/offline.js';
 import { createApp } from './app.js';
 import { createDatabase, type Database } from './db/client.js';
 import type { AppDeps } from './deps.js';
-import type { VerificationSettings } from './domain/addresses/address-verification.js';
-import { startApiKeyCache, type ApiKeyCache } from './domain/access/api-key-cache.js';
-import { systemClock, type Clock } from './domain/kernel/clock.js';
-import type { TrackingProvider } from './domain/shipments/tracking.js';
+import type { VerificationSettings } from './domain/addresses/index.js';
+import { type ApiKeyCache, createRequestLog, shopperSessions, startApiKeyCache } from './domain/access/index.js';
+import { systemClock, type Clock } from './domain/kernel/index.js';
+import type { TrackingProvider } from './domain/shipments/index.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createRateLimiting, type RateLimiting, type RateLimitSettings } from './http/rate-limit.js';
 import { startPersonalDataRetention } from './jobs/personal-data-retention.js';
 import { startPrivacyRequests } from './jobs/privacy-requests.js';
 import { startRetentionSweep } from './jobs/retention-sweep.js';
-import { createRequestLog } from './domain/access/request-log.js';
+
 import { startEventDelivery } from './jobs/event-delivery.js';
 import { startJobQueue } from './jobs/queue.js';
 import { startTrackingJobs, type TrackingJobs } from './jobs/tracking-jobs.js';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, type EventDeliverySettings } from './domain/events/event-delivery.js';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, type EventDeliverySettings } from './domain/events/index.js';
 import type { AddressResolver } from './outbound/send-event.js';
 import { createLogger } from './logger.js';
 import { createSandboxProvider } from './tracking/sandbox.js';
 import { postgresPhotoStore } from './domain/claims/index.js';
-import { shopperSessions } from './domain/access/shopper-sessions.js';
+
 
 /** What an order lookup takes at least: well above the variance of finding an order or not. */
 const DEFAULT_LOOKUP_FLOOR_MS = 250;

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { RateLimitSettings } from './http/rate-limit.js';
 import type { SlowClientLimits } from './http/graceful-server.js';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, type EventDeliverySettings } from './domain/events/event-delivery.js';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, type EventDeliverySettings } from './domain/events/index.js';
 
 const Flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const PerPeriod = z.coerce.number().int().min(1).max(10_000_000);

@@ -1,11 +1,11 @@
 // On a fresh embedded database, `npm start` creates a demo store and prints its keys once (the
 // plaintext is never stored, so it cannot be shown again). Never done against DATABASE_URL.
 import type { Database } from './db/client.js';
-import { issueApiKey, type IssuedKey } from './domain/access/api-keys.js';
+import { actingFor, createMerchantUser, issueApiKey, type IssuedKey, setPasswordWithToken, systemScope } from './domain/access/index.js';
 import { randomBytes } from 'node:crypto';
-import { createStore, type StoreContext } from './domain/stores/stores.js';
-import { actingFor, systemScope } from './domain/access/actor.js';
-import { createMerchantUser, setPasswordWithToken } from './domain/access/merchant-users.js';
+import { createStore, type StoreContext } from './domain/stores/index.js';
+
+
 
 /** The demo store is set up by the service itself, at first start on the embedded database. */
 const DEMO_SETUP = systemScope('demo-store');

@@ -1,15 +1,15 @@
 // What the app needs from the outside world; main.ts and the tests each provide one.
 import type { Logger } from 'pino';
 import type { Database } from './db/client.js';
-import type { ApiKeyCache } from './domain/access/api-key-cache.js';
-import type { Clock } from './domain/kernel/clock.js';
-import type { VerificationSettings } from './domain/addresses/address-verification.js';
+import type { ApiKeyCache, RequestLog, ShopperSessions } from './domain/access/index.js';
+import type { Clock } from './domain/kernel/index.js';
+import type { VerificationSettings } from './domain/addresses/index.js';
 import type { ShipmentTracking } from './domain/shipments/index.js';
 import type { Metrics } from './http/metrics.js';
 import type { RateLimiting } from './http/rate-limit.js';
-import type { RequestLog } from './domain/access/request-log.js';
+
 import type { PhotoStore } from './domain/claims/index.js';
-import type { ShopperSessions } from './domain/access/shopper-sessions.js';
+
 
 export interface AppDeps {
   db: Database;

@@ -2,7 +2,7 @@
 // or headers; the redaction below is the second line of defence should an object with a key,
 // secret or personal data ever be logged by mistake. The personal-data keys come from the registry.
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import { PERSONAL_DATA_WIRE_KEYS } from './domain/privacy/personal-data.js';
+import { PERSONAL_DATA_WIRE_KEYS } from './domain/privacy/index.js';
 
 const SECRET_KEYS = ['token', 'authorization', 'secret', 'password', 'key', 'api_key', 'headers'];
 

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { takeOverShutdownSignals } from './db/embedded.js';
 import { resolveDatabase } from './db/resolve.js';
 import { createDemoStoreIfEmpty, describeDemoStore } from './demo-store.js';
-import { systemClock } from './domain/kernel/clock.js';
+import { systemClock } from './domain/kernel/index.js';
 import { createGracefulServer } from './http/graceful-server.js';
 import { createLogger } from './logger.js';
 import { createTrackingProvider } from './tracking/index.js';

@@ -3,7 +3,7 @@
 // deliverable, corrected or unit_required.
 import { describe, expect, it } from 'vitest';
 import { createOfflineVerifier } from '../server/addresses/offline.js';
-import type { AddressInput, Verification } from '../server/domain/addresses/addresses.js';
+import type { AddressInput, Verification } from '../server/domain/addresses/index.js';
 
 const verifier = createOfflineVerifier();
 const signal = new AbortController().signal;

@@ -3,7 +3,7 @@
 // Nothing here leaves 127.0.0.1.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSmartyVerifier } from '../server/addresses/smarty.js';
-import type { AddressInput, Verification } from '../server/domain/addresses/addresses.js';
+import type { AddressInput, Verification } from '../server/domain/addresses/index.js';
 import { smartyCandidate, startSmartyFake, type SmartyCandidateFields, type SmartyFake } from './support/smarty-fake.js';
 
 let fake: SmartyFake;

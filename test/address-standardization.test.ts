@@ -3,8 +3,8 @@
 // suffixes), Appendix C2 (secondary unit designators), the directional abbreviations and the
 // PO Box, General Delivery, rural route, highway contract and military forms.
 import { describe, expect, it } from 'vitest';
-import { addressKind, standardizeAddress, stateCode, type StandardizedAddress } from '../server/domain/addresses/address-standardization.js';
-import type { AddressInput } from '../server/domain/addresses/addresses.js';
+import { addressKind, standardizeAddress, stateCode, type StandardizedAddress } from '../server/domain/addresses/index.js';
+import type { AddressInput } from '../server/domain/addresses/index.js';
 
 function input(streetAddress1: string, fields: Partial<AddressInput> = {}): AddressInput {
   return { streetAddress1, streetAddress2: null, city: null, province: null, zip: null, countryCode: null, ...fields };

@@ -3,7 +3,7 @@
 // shapes. Nothing here leaves 127.0.0.1: fetch is wrapped to refuse any other destination.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createUspsVerifier } from '../server/addresses/usps.js';
-import type { AddressInput, Verification } from '../server/domain/addresses/addresses.js';
+import type { AddressInput, Verification } from '../server/domain/addresses/index.js';
 import {
   startUspsFake,
   USPS_CODES,

@@ -3,7 +3,7 @@
 // deadline. The verifier is a counting stand-in so each rule is checked exactly; the real
 // verifiers have their own tests.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AddressInput, AddressVerifier, Verification } from '../server/domain/addresses/addresses.js';
+import type { AddressInput, AddressVerifier, Verification } from '../server/domain/addresses/index.js';
 import { createOfflineVerifier } from '../server/addresses/offline.js';
 import { call, tableCounts } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { createStore } from '../server/domain/stores/stores.js';
+import { createStore } from '../server/domain/stores/index.js';
 import { runAdmin, type CliRun } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
 import { createTestDatabase, startService, type TestService, TEST_OPERATOR } from './support/service.js';

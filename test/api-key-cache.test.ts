@@ -3,13 +3,13 @@
 // the notification channel is down nothing is served from memory.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
-import { createCallerCache } from '../server/domain/access/api-key-cache.js';
-import { issueApiKey, revokeApiKey, type Caller, findApiKeyStore } from '../server/domain/access/api-keys.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { actingFor, type Caller, createCallerCache, findApiKeyStore, issueApiKey, revokeApiKey } from '../server/domain/access/index.js';
+
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { call } from './support/http.js';
 import { createTestDatabase, seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+
 
 const quote = { cart: { covered: { amount: '200.00' } } };
 let databaseUrl: string;

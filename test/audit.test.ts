@@ -2,13 +2,13 @@
 // the change, and the log cannot be edited. Changes through the API carry the key's id; the
 // operator's commands carry the operator; nothing recorded holds a secret.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey, revokeApiKey, findApiKeyStore } from '../server/domain/access/api-keys.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
-import { createStore, updateStoreDeclarations } from '../server/domain/stores/stores.js';
+import { actingFor, findApiKeyStore, issueApiKey, revokeApiKey, type ServiceScope } from '../server/domain/access/index.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
+import { createStore, updateStoreDeclarations } from '../server/domain/stores/index.js';
 import { call, orderBody } from './support/http.js';
 import { startService, type TestService } from './support/service.js';
-import { systemClock } from '../server/domain/kernel/clock.js';
-import { actingFor, type ServiceScope } from '../server/domain/access/actor.js';
+import { systemClock } from '../server/domain/kernel/index.js';
+
 import { decideClaim } from '../server/domain/claims/index.js';
 
 const OPERATOR: ServiceScope = { actor: { kind: 'operator', name: 'ada' } };

@@ -1,10 +1,10 @@
 // Authentication and the mode headers (README, Concepts, "Keys and modes") and the error format
 // (README, Concepts, "Errors") through real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey, revokeApiKey, findApiKeyStore } from '../server/domain/access/api-keys.js';
+import { actingFor, findApiKeyStore, issueApiKey, revokeApiKey } from '../server/domain/access/index.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+
 
 let service: TestService;
 let shop: SeededStore;

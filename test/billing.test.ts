@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centsToMajorNumber } from '../contract/money.js';
-import { isoWeek, monthBounds } from '../server/domain/billing/billing.js';
+import { isoWeek, monthBounds } from '../server/domain/billing/index.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 

@@ -7,19 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CARRIER_FORMATS, S10_OPERATOR_SLUGS } from '../server/domain/shipments/carrier-formats.js';
-import {
-  CARRIER_ALIASES,
-  CARRIER_SLUGS,
-  type CarrierSlug,
-  type ChecksumSpec,
-  checkDigitValid,
-  computeCheckDigit,
-  detectCarrier,
-  detectCarrierFormat,
-  matchCarrierFormats,
-  normalizeCourierId,
-} from '../server/domain/shipments/carriers.js';
+import { CARRIER_ALIASES, CARRIER_FORMATS, CARRIER_SLUGS, type CarrierSlug, checkDigitValid, type ChecksumSpec, computeCheckDigit, detectCarrier, detectCarrierFormat, matchCarrierFormats, normalizeCourierId, S10_OPERATOR_SLUGS } from '../server/domain/shipments/index.js';
+
 
 const UPS_MOD10: ChecksumSpec = { name: 'mod10', evensMultiplier: 1, oddsMultiplier: 2 };
 const USPS_MOD10: ChecksumSpec = { name: 'mod10', evensMultiplier: 3, oddsMultiplier: 1 };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClaimStatus } from '../server/domain/claims/index.js';
 import { call, orderBody, tableCounts } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
-import { systemClock } from '../server/domain/kernel/clock.js';
+import { systemClock } from '../server/domain/kernel/index.js';
 import { decideClaimAsOperator } from './support/service.js';
 
 let service: TestService;

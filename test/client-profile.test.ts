@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readRouteAmount, readRouteBody } from '../contract/client-profile.js';
 import { OrderRequest, ShipmentRequest } from '../contract/index.js';
-import { wooCommerceStatusAction } from '../server/domain/platforms/woocommerce-orders.js';
+import { wooCommerceStatusAction } from '../server/domain/platforms/index.js';
 
 describe('readRouteAmount', () => {
   it.each([

@@ -5,13 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../contract/console/index.js';
 import { listStoreClaims } from '../server/domain/claims/index.js';
-import { searchOrders } from '../server/domain/orders/order-search.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
-import { deleteExpiredRequestLog, listRequestLog } from '../server/domain/access/request-log.js';
+import { searchOrders } from '../server/domain/orders/index.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
+import { actingFor, deleteExpiredRequestLog, listRequestLog } from '../server/domain/access/index.js';
 import { consoleCall, loggedIn, rival, service, startConsoleApiService, stopConsoleApiService } from './support/console-api.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, TEST_OPERATOR, type SeededStore } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+
 
 beforeAll(startConsoleApiService);
 afterAll(stopConsoleApiService);

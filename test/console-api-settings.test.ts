@@ -2,13 +2,13 @@
 // set; the store's declarations, pricing read only, users invited, disabled and enabled by an
 // owner; a password change; the claim page's branding, contact, windows and logo; a claim's photos
 // shown to the store's users only.
-import { actingFor } from '../server/domain/access/actor.js';
+import { actingFor } from '../server/domain/access/index.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER, SESSION_COOKIE } from '../contract/console/index.js';
-import { fileClaim } from '../server/domain/claims/index.js';
-import { uploadClaimPhoto } from '../server/domain/claims/index.js';
-import { postgresPhotoStore } from '../server/domain/claims/index.js';
+import { fileClaim, postgresPhotoStore, uploadClaimPhoto } from '../server/domain/claims/index.js';
+
+
 import { consoleCall, loggedIn, newBrowser, rival, service, shop, startConsoleApiService, stopConsoleApiService, type Answer, type Browser } from './support/console-api.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, TEST_OPERATOR } from './support/service.js';

@@ -10,10 +10,10 @@
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileClaim } from '../server/domain/claims/index.js';
-import { setStoreLogo, updateClaimPage } from '../server/domain/claims/index.js';
-import { uploadClaimPhoto, type ClaimPhotoRecord } from '../server/domain/claims/index.js';
-import { postgresPhotoStore } from '../server/domain/claims/index.js';
+import { type ClaimPhotoRecord, fileClaim, postgresPhotoStore, setStoreLogo, updateClaimPage, uploadClaimPhoto } from '../server/domain/claims/index.js';
+
+
+
 import {
   artifacts,
   DESKTOP,
@@ -32,7 +32,7 @@ import {
 } from './support/console-browser.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+import { actingFor } from '../server/domain/access/index.js';
 
 let service: TestService;
 let browser: Browser | undefined;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifacts, expectAccessible, focusedId, focusedText, inBrowser, launch, logInNewUser, SESSION_PROBE, skipBrowser, VIEWPORTS, waitForIdle, waitForPath, watchedPage, type Viewport } from './support/console-browser.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
-import { systemClock } from '../server/domain/kernel/clock.js';
+import { systemClock } from '../server/domain/kernel/index.js';
 import { decideClaimAsOperator } from './support/service.js';
 
 let service: TestService;

@@ -9,11 +9,11 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
 import { artifacts, expectAccessible, launch, logInNewUser, skipBrowser, VIEWPORTS, waitForPath, watchedPage } from './support/console-browser.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+import { actingFor } from '../server/domain/access/index.js';
 
 const PLATFORM = 'moneypages';
 const PLATFORM_SECRET = 'moneypages-shared-secret-0123456789';

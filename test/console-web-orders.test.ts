@@ -9,7 +9,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_PAGE_LIMIT } from '../contract/console/index.js';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
 import { pollShipment } from '../server/domain/shipments/index.js';
 import {
   artifacts,
@@ -29,7 +29,7 @@ import {
 } from './support/console-browser.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+import { actingFor } from '../server/domain/access/index.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const PLATFORM = 'consoleordersplat';

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { SESSION_COOKIE } from '../contract/console/index.js';
 import type { WebhookDelivery } from '../contract/merchant-events.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
-import { updateStoreDeclarations } from '../server/domain/stores/stores.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
+import { updateStoreDeclarations } from '../server/domain/stores/index.js';
 import {
   artifacts,
   DESKTOP,
@@ -32,7 +32,7 @@ import {
 import { startEventReceiver } from './support/event-receiver.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type TestService } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+import { actingFor } from '../server/domain/access/index.js';
 
 let service: TestService;
 let browser: Browser | undefined;

@@ -15,7 +15,7 @@ import { SESSION_COOKIE } from '../contract/console/index.js';
 import { consoleApp } from '../server/http/web-app.js';
 import { artifacts, expectAccessible, expectSelfContainedPage, referencedFiles, focusedId, launch, newUser as newUserOf, PASSWORD, SESSION_PROBE, skipBrowser, VIEWPORTS, watchedPage } from './support/console-browser.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
-import type { MerchantUserRole } from '../server/domain/access/merchant-users.js';
+import type { MerchantUserRole } from '../server/domain/access/index.js';
 
 /** The first load's JavaScript, gzipped, may not exceed this. */
 const FIRST_LOAD_JS_BUDGET_BYTES = 300 * 1024;

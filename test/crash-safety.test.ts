@@ -13,10 +13,10 @@ import { Agent, request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
 import { createDatabase, type Database } from '../server/db/client.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
 import { freePort, spawnServer } from './support/server-process.js';
 import { createTestDatabase, seedStore, TEST_OPERATOR } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+import { actingFor } from '../server/domain/access/index.js';
 
 const PLATFORM = 'crashplat';
 const SECRET = 'crash-safety-shared-secret-0123456789';

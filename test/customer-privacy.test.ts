@@ -8,18 +8,18 @@ import PgBoss from 'pg-boss';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import type { AddressVerifier } from '../server/domain/addresses/addresses.js';
-import { uploadClaimPhoto } from '../server/domain/claims/index.js';
-import { postgresPhotoStore } from '../server/domain/claims/index.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
-import { runDuePrivacyRequests } from '../server/domain/privacy/store-redaction.js';
+import type { AddressVerifier } from '../server/domain/addresses/index.js';
+import { postgresPhotoStore, uploadClaimPhoto } from '../server/domain/claims/index.js';
+
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
+import { runDuePrivacyRequests } from '../server/domain/privacy/index.js';
 import { PRIVACY_REQUESTS_CRON, PRIVACY_REQUESTS_QUEUE } from '../server/jobs/privacy-requests.js';
 import { Client, NotFoundError } from '../sdk/src/index.js';
 import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
 import { tablesHolding } from './support/pii-scan.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
-import { actingFor, systemScope } from '../server/domain/access/actor.js';
+import { actingFor, systemScope } from '../server/domain/access/index.js';
 import { decideClaimAsOperator } from './support/service.js';
 
 const HOUR = 3_600_000;

@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineVerifier } from '../server/addresses/offline.js';
 import { createApp } from '../server/app.js';
 import { createDatabase, type Database } from '../server/db/client.js';
-import { createCallerCache, createChangeCache } from '../server/domain/access/api-key-cache.js';
+import { createCallerCache, createChangeCache, shopperSessions } from '../server/domain/access/index.js';
 import { readMigrations } from '../server/db/migrate.js';
-import { systemClock } from '../server/domain/kernel/clock.js';
-import type { PollScheduler } from '../server/domain/shipments/tracking.js';
+import { systemClock } from '../server/domain/kernel/index.js';
+import type { PollScheduler } from '../server/domain/shipments/index.js';
 import { createMetrics } from '../server/http/metrics.js';
 import { createLogger } from '../server/logger.js';
 import { postgresPhotoStore } from '../server/domain/claims/index.js';
-import { shopperSessions } from '../server/domain/access/shopper-sessions.js';
+
 import { call } from './support/http.js';
 import { createTestDatabase, startService, type TestService } from './support/service.js';
 

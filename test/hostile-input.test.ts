@@ -6,12 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
 import { inspectJsonText, MAX_JSON_DEPTH } from '../server/http/json-text.js';
 import { signEasyPost } from './support/fuzz-http.js';
 import { call, orderBody, tableCounts } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+import { actingFor } from '../server/domain/access/index.js';
 
 const PLATFORM = 'deepshop';
 const SECRET = 'deepshop-shared-secret-0123456789';

@@ -1,7 +1,7 @@
 // Idempotency-Key on the merchant API (README, Idempotency), through real HTTP on embedded PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ABANDONED_AFTER_SECONDS, idempotencyRequestHash, sweepExpiredIdempotencyKeys } from '../server/domain/access/idempotency.js';
+import { ABANDONED_AFTER_SECONDS, idempotencyRequestHash, sweepExpiredIdempotencyKeys } from '../server/domain/access/index.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
 

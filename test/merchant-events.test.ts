@@ -4,16 +4,16 @@
 // rotation, ordering, and two instances sharing the work.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
-import { EVENT_RETENTION_DAYS, sweepExpiredEvents } from '../server/domain/events/events.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
+import { EVENT_RETENTION_DAYS, MAX_ENDPOINTS_PER_STORE, sweepExpiredEvents } from '../server/domain/events/index.js';
 import { pollShipment } from '../server/domain/shipments/index.js';
-import { MAX_ENDPOINTS_PER_STORE } from '../server/domain/events/webhook-endpoints.js';
+
 import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
 import { startEventReceiver, verifiedWith, type EventReceiver, type ReceivedEvent } from './support/event-receiver.js';
 import { deliveriesSettled } from './support/event-deliveries.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+import { actingFor } from '../server/domain/access/index.js';
 
 const HOUR = 3600_000;
 const PLATFORM = 'eventsplat';

@@ -2,9 +2,9 @@
 // by hand in the comment beside it.
 import { describe, expect, it } from 'vitest';
 import { centsToMajorNumber, centsToMajorString, QuoteAmount, RestAmount } from '../contract/money.js';
-import { ledgerTotals, repricingAmountCents } from '../server/domain/billing/ledger.js';
-import { coveredAmountCents, priceCoverage, ratePremiumCents, type PricingTerms } from '../server/domain/quotes/pricing.js';
-import { cartMatchesQuote } from '../server/domain/quotes/quotes.js';
+import { ledgerTotals, repricingAmountCents } from '../server/domain/billing/index.js';
+import { cartMatchesQuote, coveredAmountCents, priceCoverage, type PricingTerms, ratePremiumCents } from '../server/domain/quotes/index.js';
+
 
 const terms = (rateBps: number, minPremiumCents = 0, maxCoveredCents: number | null = null): PricingTerms => ({
   rateBps,

@@ -8,11 +8,11 @@
 // Premiums are worked by hand from the store's terms: 1.5 % of the covered amount, minimum 0.98.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { creditDate } from '../server/domain/billing/refunds.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { creditDate } from '../server/domain/billing/index.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+import { actingFor } from '../server/domain/access/index.js';
 
 const PLATFORM = 'moneyshop';
 const SECRET = 'moneyshop-shared-secret-0123456789';

@@ -6,11 +6,11 @@ import express from 'express';
 import helmet from 'helmet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
 import { createLogger } from '../server/logger.js';
 import { call, metricValue, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+import { actingFor } from '../server/domain/access/index.js';
 
 const logLines: string[] = [];
 const capture = new Writable({

@@ -7,12 +7,12 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
 import { call, orderBody } from './support/http.js';
 import { tablesHolding } from './support/pii-scan.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
-import { systemClock } from '../server/domain/kernel/clock.js';
-import { actingFor } from '../server/domain/access/actor.js';
+import { systemClock } from '../server/domain/kernel/index.js';
+import { actingFor } from '../server/domain/access/index.js';
 import { decideClaimAsOperator } from './support/service.js';
 
 const PLATFORM = 'erasureplat';

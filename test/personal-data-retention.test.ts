@@ -2,14 +2,14 @@
 // last activity, applied by the daily job on a clock moved forward; and the job's schedule.
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { erasePersonalDataPastRetention } from '../server/domain/privacy/personal-data-retention.js';
+import { erasePersonalDataPastRetention } from '../server/domain/privacy/index.js';
 import { pollShipment } from '../server/domain/shipments/index.js';
 import { RETENTION_CRON, RETENTION_QUEUE } from '../server/jobs/personal-data-retention.js';
 import { runAdmin } from './support/admin-cli.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService } from './support/service.js';
-import { clockAt } from '../server/domain/kernel/clock.js';
-import { systemScope } from '../server/domain/access/actor.js';
+import { clockAt } from '../server/domain/kernel/index.js';
+import { systemScope } from '../server/domain/access/index.js';
 import { decideClaimAsOperator } from './support/service.js';
 
 const DAY = 86_400_000;

@@ -5,7 +5,7 @@
 //   40.00 -> 1.20; 25.88 -> 0.7764, so 0.98; 107.89 -> 3.2367, half up 3.24; 123.00 -> 3.69.
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { derivedWooCommerceSecret } from '../server/domain/access/api-keys.js';
+import { derivedWooCommerceSecret } from '../server/domain/access/index.js';
 import { signWooCommerceDelivery } from '../contract/webhook-signature.js';
 import { call } from './support/http.js';
 import {

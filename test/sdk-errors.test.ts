@@ -4,8 +4,8 @@ import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { ErrorCode as ContractErrorCode } from '../contract/errors.js';
-import { issueApiKey } from '../server/domain/access/api-keys.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { actingFor, issueApiKey } from '../server/domain/access/index.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
 import {
   APIError,
   AuthenticationError,
@@ -26,7 +26,7 @@ import {
 import { orderBody } from './support/http.js';
 import { rejection } from './support/sdk-rejection.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+
 
 let service: TestService;
 let shop: SeededStore;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { signedHeaders, takeDueDelivery } from '../server/domain/events/event-delivery.js';
+import { signedHeaders, takeDueDelivery } from '../server/domain/events/index.js';
 import {
   Client,
   ConflictError,

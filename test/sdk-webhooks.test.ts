@@ -3,7 +3,7 @@
 // signature is the one the server's node:crypto code makes and checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook as serverSign, verifyWebhookSignature as serverVerify } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
 import {
   AuthenticationError,
   Client,
@@ -16,7 +16,7 @@ import {
   type OrderPlacedMessage,
 } from '../sdk/src/index.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+import { actingFor } from '../server/domain/access/index.js';
 
 const PLATFORM = 'sdkwire';
 const SECRET = 'sdkwire-shared-secret-0123456789';

@@ -6,15 +6,15 @@
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signWebhook, verifyWebhookSignature } from '../contract/webhook-signature.js';
-import type { CallerCache } from '../server/domain/access/api-key-cache.js';
-import { authenticateApiKey, issueApiKey, revokeApiKey, findApiKeyStore } from '../server/domain/access/api-keys.js';
+import type { CallerCache } from '../server/domain/access/index.js';
+import { actingFor, authenticateApiKey, findApiKeyStore, issueApiKey, revokeApiKey } from '../server/domain/access/index.js';
 import { createLogger } from '../server/logger.js';
 import { verifyEasyPostWebhook } from '../server/tracking/easypost.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
 import { spyOnTimingSafeEqual, type TimingSafeEqualSpy } from './support/timing-safe-equal-spy.js';
 import { logLines, capture, PLATFORM_A, SECRET_A, SECRET_B, EASYPOST_SECRET, service, storeA, issuedKeys, unique, startSecurityService, stopSecurityService } from './support/security-fixture.js';
-import { actingFor } from '../server/domain/access/actor.js';
+
 
 const enc = encodeURIComponent;
 

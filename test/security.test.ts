@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract } from '../contract/index.js';
 import { signWebhook } from '../contract/webhook-signature.js';
 import sharp from 'sharp';
-import { uploadClaimPhoto } from '../server/domain/claims/index.js';
-import { postgresPhotoStore } from '../server/domain/claims/index.js';
+import { postgresPhotoStore, uploadClaimPhoto } from '../server/domain/claims/index.js';
+
 import { call, orderBody, tableCounts, type ApiResponse } from './support/http.js';
 import { PLATFORM_A, SECRET_A, PLATFORM_B, SECRET_B, service, storeA, storeB, unique, pushSigned, startSecurityService, stopSecurityService } from './support/security-fixture.js';
-import { systemClock } from '../server/domain/kernel/clock.js';
+import { systemClock } from '../server/domain/kernel/index.js';
 import { decideClaimAsOperator } from './support/service.js';
 
 beforeAll(startSecurityService);

@@ -3,9 +3,9 @@
 // domain operations themselves, not only by the console's contract and the CLI's options.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateClaimPage } from '../server/domain/claims/index.js';
-import { MAX_RETENTION_DAYS, updateStoreDeclarations } from '../server/domain/stores/stores.js';
+import { MAX_RETENTION_DAYS, updateStoreDeclarations } from '../server/domain/stores/index.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+import { actingFor } from '../server/domain/access/index.js';
 
 let service: TestService;
 let shop: SeededStore;

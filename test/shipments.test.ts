@@ -6,7 +6,7 @@ import { startJobQueue } from '../server/jobs/queue.js';
 import { queueFirstPolls } from '../server/jobs/tracking-jobs.js';
 import { createLogger } from '../server/logger.js';
 import { applyTrackingReport, pollShipment } from '../server/domain/shipments/index.js';
-import type { ShipmentToTrack, TrackingProvider, TrackingReport } from '../server/domain/shipments/tracking.js';
+import type { ShipmentToTrack, TrackingProvider, TrackingReport } from '../server/domain/shipments/index.js';
 import { createSandboxProvider } from '../server/tracking/sandbox.js';
 import { call, metricValue, orderBody, tableCounts } from './support/http.js';
 import { firstPollOf, seedStore, startService, type SeededStore, type TestService } from './support/service.js';

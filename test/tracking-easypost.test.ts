@@ -2,7 +2,7 @@
 // (test/support/easypost-fake.ts); its webhook events are tested in tracking-easypost-events.test.ts.
 // Nothing here leaves 127.0.0.1.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TrackingUnavailableError, type ShipmentToTrack } from '../server/domain/shipments/tracking.js';
+import { TrackingUnavailableError, type ShipmentToTrack } from '../server/domain/shipments/index.js';
 import {
   createEasyPostProvider,
   EasyPostPayloadError,

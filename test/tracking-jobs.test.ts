@@ -1,7 +1,7 @@
 // Tracking polls run as queue jobs: two server instances on one database share the work and poll
 // each shipment exactly once per round, and each poll schedules the next.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ShipmentToTrack, TrackingProvider } from '../server/domain/shipments/tracking.js';
+import type { ShipmentToTrack, TrackingProvider } from '../server/domain/shipments/index.js';
 import { createSandboxProvider } from '../server/tracking/sandbox.js';
 import { call, orderBody } from './support/http.js';
 import { createTestDatabase, seedStore, startService, type SeededStore, type TestService } from './support/service.js';

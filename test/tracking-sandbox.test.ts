@@ -1,7 +1,7 @@
 // The sandbox tracking provider (docs/tracking.md): each magic number's scripted history, revealed as
 // the clock passes each scan. Expected values are written out by hand from the script in the docs.
 import { describe, expect, it } from 'vitest';
-import type { ShipmentToTrack, TrackingReport } from '../server/domain/shipments/tracking.js';
+import type { ShipmentToTrack, TrackingReport } from '../server/domain/shipments/index.js';
 import { createTrackingProvider } from '../server/tracking/index.js';
 import { createSandboxProvider } from '../server/tracking/sandbox.js';
 

@@ -17,12 +17,12 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
 import { createDatabase, type Database } from '../server/db/client.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
-import { createMerchantUser } from '../server/domain/access/merchant-users.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
+import { actingFor, createMerchantUser } from '../server/domain/access/index.js';
 import { CSRF_HEADER } from '../contract/console/index.js';
 import { freePort, spawnServer, type ServerProcess } from './support/server-process.js';
 import { createTestDatabase, seedStore, TEST_OPERATOR, type SeededStore } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+
 
 const PLATFORM = 'costplat';
 const SECRET = 'unauthenticated-cost-shared-secret-0123';

@@ -3,9 +3,9 @@
 // either of them accepted when each had a table of its own.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSmartyVerifier } from '../server/addresses/smarty.js';
-import { addressKind, standardizeAddress, stateCode } from '../server/domain/addresses/address-standardization.js';
-import type { AddressInput } from '../server/domain/addresses/addresses.js';
-import { MILITARY_STATES, STATE_CODE_BY_NAME, US_STATES } from '../server/domain/addresses/us-states.js';
+import { addressKind, MILITARY_STATES, standardizeAddress, STATE_CODE_BY_NAME, stateCode, US_STATES } from '../server/domain/addresses/index.js';
+import type { AddressInput } from '../server/domain/addresses/index.js';
+
 import { smartyCandidate, startSmartyFake, type SmartyFake } from './support/smarty-fake.js';
 
 describe('the table', () => {

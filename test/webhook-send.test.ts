@@ -8,7 +8,7 @@ import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { endpointUrlProblems, isPublicAddress } from '../server/domain/events/endpoint-urls.js';
+import { endpointUrlProblems, isPublicAddress } from '../server/domain/events/index.js';
 import { postEvent, type AddressResolver } from '../server/outbound/send-event.js';
 
 // A self-signed certificate for receiver.test (EC P-256, valid until 2126), trusted by nothing.

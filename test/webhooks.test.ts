@@ -2,10 +2,10 @@
 // trust, order.placed pricing, fulfilments, refunds and their exact totals under concurrency.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/platforms.js';
+import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
 import { call, orderBody, tableCounts } from './support/http.js';
 import { firstPollOf, seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './support/service.js';
-import { actingFor } from '../server/domain/access/actor.js';
+import { actingFor } from '../server/domain/access/index.js';
 
 const PLATFORM = 'shopwire';
 const SECRET = 'shopwire-shared-secret-0123456789';

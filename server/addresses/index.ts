@@ -2,7 +2,7 @@
 // one, or "auto" (the default) takes USPS when its credentials are set, else Smarty when its
 // credentials are set, else the offline verifier, which needs no account and no network.
 import type { Config } from '../config.js';
-import type { AddressVerifier } from '../domain/addresses/addresses.js';
+import type { AddressVerifier } from '../domain/addresses/index.js';
 import { createOfflineVerifier } from './offline.js';
 import { createSmartyVerifier } from './smarty.js';
 import { createUspsVerifier } from './usps.js';

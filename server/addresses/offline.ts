@@ -36,15 +36,8 @@
 // military (state AA/AE/AP, a PSC/CMR/UNIT ... BOX line, city APO/FPO/DPO, or a ZIP in a military
 // range). It never throws: any input gets an answer.
 import zipcodes from 'zipcodes';
-import { addressKind, standardizeAddress, type StandardizedAddress } from '../domain/addresses/address-standardization.js';
-import {
-  settleVerification,
-  unknownVerification,
-  type AddressFlag,
-  type AddressInput,
-  type AddressVerifier,
-  type Verification,
-} from '../domain/addresses/addresses.js';
+import { type AddressFlag, type AddressInput, addressKind, type AddressVerifier, settleVerification, standardizeAddress, type StandardizedAddress, unknownVerification, type Verification } from '../domain/addresses/index.js';
+
 
 /** ZIP ranges, by three-digit prefix, of the military states (Pub 28, military addresses). */
 const MILITARY_ZIP_PREFIXES: Record<string, { from: number; to: number; range: string }> = {

@@ -30,17 +30,8 @@ import {
   type CandidateUSStreet,
   type MatchStrategy,
 } from 'smartystreets-javascript-sdk';
-import { stateCode } from '../domain/addresses/address-standardization.js';
-import {
-  settleVerification,
-  unknownVerification,
-  type AddressChange,
-  type AddressFlag,
-  type AddressInput,
-  type AddressVerifier,
-  type DeliveryAddress,
-  type Verification,
-} from '../domain/addresses/addresses.js';
+import { type AddressChange, type AddressFlag, type AddressInput, type AddressVerifier, type DeliveryAddress, settleVerification, stateCode, unknownVerification, type Verification } from '../domain/addresses/index.js';
+
 
 export const SMARTY_DEFAULT_BASE_URL = 'https://us-street.api.smarty.com/street-address';
 /** How long the SDK waits for one answer; the caller's own deadline (a few seconds) normally ends the wait first. */

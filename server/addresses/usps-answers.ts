@@ -2,16 +2,9 @@
 // unknown answers by reason, a defensive reading of USPS's JSON, and the verdicts for a 200 answer,
 // a 400/404 error and any other status. Apart from the HTTP and the token cache so that the rules
 // (which v3 fields decide what; see ./usps.ts) read on their own.
-import { standardizeAddress, type StandardizedAddress } from '../domain/addresses/address-standardization.js';
-import { MILITARY_STATES } from '../domain/addresses/us-states.js';
-import {
-  unknownVerification,
-  type AddressChange,
-  type AddressFlag,
-  type AddressInput,
-  type DeliveryAddress,
-  type Verification,
-} from '../domain/addresses/addresses.js';
+import { type AddressChange, type AddressFlag, type AddressInput, type DeliveryAddress, MILITARY_STATES, standardizeAddress, type StandardizedAddress, unknownVerification, type Verification } from '../domain/addresses/index.js';
+
+
 
 /** The documented 400/404 messages of GET /addresses/v3/address (Addresses 3.x OpenAPI, components.examples). */
 export const ERROR_MESSAGES = {

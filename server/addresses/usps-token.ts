@@ -1,7 +1,7 @@
 // The USPS OAuth 2.0 token client of the USPS Addresses API v3 verifier (./usps.ts describes both
 // calls), and the one fetch helper both calls go through. A token is cached until shortly before it
 // expires; concurrent verifies share one token request, so a burst of lookups asks USPS once.
-import type { Verification } from '../domain/addresses/addresses.js';
+import type { Verification } from '../domain/addresses/index.js';
 import { answers, isRecord, transportFailure } from './usps-answers.js';
 
 /** A token is refreshed this long before USPS says it expires (less for very short-lived tokens). */

@@ -26,8 +26,8 @@
 // verdicts ./usps-answers.ts. None of the three logs: not the address, not the credentials, not the
 // token.
 import zipcodes from 'zipcodes';
-import { standardizeAddress, type StandardizedAddress } from '../domain/addresses/address-standardization.js';
-import type { AddressInput, AddressVerifier, Verification } from '../domain/addresses/addresses.js';
+import { standardizeAddress, type StandardizedAddress } from '../domain/addresses/index.js';
+import type { AddressInput, AddressVerifier, Verification } from '../domain/addresses/index.js';
 import { answers, mapUspsAnswer, mapUspsError, transportFailure } from './usps-answers.js';
 import { createUspsTokenClient, send } from './usps-token.js';
 

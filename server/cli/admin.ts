@@ -11,7 +11,7 @@
 // (the usage error, the report, the database) is in server/cli/shared.ts.
 import { Command, CommanderError } from 'commander';
 import type { FieldError } from '../../contract/errors.js';
-import { AppError } from '../domain/kernel/errors.js';
+import { AppError } from '../domain/kernel/index.js';
 import { registerBillingCommands } from './commands/billing.js';
 import { registerClaimCommands } from './commands/claim.js';
 import { registerKeyCommands } from './commands/key.js';

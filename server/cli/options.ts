@@ -6,9 +6,9 @@ import { BillingMonth } from '../../contract/billing.js';
 import { CLAIM_REASONS, CLAIM_STATUSES } from '../../contract/claims.js';
 import { ClaimPagePatch, CLAIM_WINDOW_DAYS } from '../../contract/console/settings.js';
 import { majorTextToCents, QUOTE_AMOUNT_PATTERN } from '../../contract/money.js';
-import { MIN_SECRET_LENGTH } from '../domain/platforms/platforms.js';
-import { SLUG_PATTERN, SLUG_RULE } from '../domain/stores/slug.js';
-import { CLIENT_PROFILES, isUsableSku, MAX_RATE_BPS, MAX_RETENTION_DAYS, SKU_RULE } from '../domain/stores/stores.js';
+import { MIN_SECRET_LENGTH } from '../domain/platforms/index.js';
+import { CLIENT_PROFILES, isUsableSku, MAX_RATE_BPS, MAX_RETENTION_DAYS, SKU_RULE, SLUG_PATTERN, SLUG_RULE } from '../domain/stores/index.js';
+
 
 const ClientProfileOption = z.enum(CLIENT_PROFILES, { errorMap: () => ({ message: `must be ${CLIENT_PROFILES.join(' or ')}` }) });
 

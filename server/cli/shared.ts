@@ -8,8 +8,8 @@ import type { ErrorCode, FieldError } from '../../contract/errors.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { composeCli } from '../compose.js';
 import type { Database } from '../db/client.js';
-import { actingFor, type Scope, type ServiceScope } from '../domain/access/actor.js';
-import { findStoreBySlug } from '../domain/stores/stores.js';
+import { actingFor, type Scope, type ServiceScope } from '../domain/access/index.js';
+import { findStoreBySlug } from '../domain/stores/index.js';
 import { resolveDatabase } from '../db/resolve.js';
 
 /** The operator running the CLI, as the audit log records it: the system user's name. */

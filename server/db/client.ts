@@ -56,6 +56,23 @@ export interface HotStatement {
 }
 
 /**
+ * A hot statement whose text is built on its first use. A statement assembled from another
+ * context's SQL builders (an event's insert, the order read) must not run them while the modules
+ * load: contexts import each other through their index, and in such a cycle a builder may not be
+ * initialised yet when the importing module's top level runs.
+ */
+export function lazyStatement(name: string, build: () => string): HotStatement {
+  let text: string | undefined;
+  return {
+    name,
+    get text() {
+      text ??= build();
+      return text;
+    },
+  };
+}
+
+/**
  * Runs one hot statement on the client's pool, bypassing Prisma's query layer (measured at about
  * 110 µs of CPU per statement on top of node-postgres' 80 µs) and PostgreSQL's parse and plan of
  * each execution (the statement is prepared per connection). Only for single statements outside a

@@ -2,11 +2,11 @@
 // Concepts): before the body is read or validated, so a bad key is 401 whatever the body. The
 // request then carries the store scope every handler passes to the domain.
 import type { RequestHandler } from 'express';
-import type { CallerCache } from '../domain/access/api-key-cache.js';
-import { authenticateApiKey } from '../domain/access/api-keys.js';
-import type { KeyUseRecorder } from '../domain/access/api-key-use.js';
-import type { Clock } from '../domain/kernel/clock.js';
-import { AppError } from '../domain/kernel/errors.js';
+import type { CallerCache, KeyUseRecorder } from '../domain/access/index.js';
+import { authenticateApiKey } from '../domain/access/index.js';
+
+import type { Clock } from '../domain/kernel/index.js';
+import { AppError } from '../domain/kernel/index.js';
 import type { Database } from '../db/client.js';
 import { presentedKey } from './request-context.js';
 import { routePolicy } from './route-policy.js';

@@ -13,7 +13,7 @@
 import type { Request, RequestHandler } from 'express';
 import getRawBody from 'raw-body';
 import { fieldPath, type FieldError } from '../../contract/errors.js';
-import { AppError } from '../domain/kernel/errors.js';
+import { AppError } from '../domain/kernel/index.js';
 import type { BodyRule } from '../../contract/policy.js';
 import { PHOTO_MAX_BYTES } from '../../contract/shopper/index.js';
 import { inspectJsonText, MAX_JSON_DEPTH, unstorableText, type JsonPath } from './json-text.js';

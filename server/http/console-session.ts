@@ -5,10 +5,10 @@
 import { parseCookie } from 'cookie';
 import type { Request, RequestHandler, Response } from 'express';
 import { SESSION_COOKIE, CSRF_HEADER } from '../../contract/console/index.js';
-import { csrfTokenMatches, findSession, type ConsoleSessionRecord } from '../domain/access/console-sessions.js';
-import type { Clock } from '../domain/kernel/clock.js';
-import { AppError } from '../domain/kernel/errors.js';
-import { roleAllows } from '../domain/access/merchant-users.js';
+import { type ConsoleSessionRecord, csrfTokenMatches, findSession, roleAllows } from '../domain/access/index.js';
+import type { Clock } from '../domain/kernel/index.js';
+import { AppError } from '../domain/kernel/index.js';
+
 import type { Database } from '../db/client.js';
 import { routePolicy } from './route-policy.js';
 import { setSessionCookieOf } from './session-cookie.js';

@@ -7,7 +7,7 @@ import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Respon
 import type { Logger } from 'pino';
 import { fieldErrorsFromIssues, type ErrorCode, type ErrorResponse, type FieldError } from '../../contract/errors.js';
 import { isDatabaseUnavailable } from '../db/client.js';
-import { AppError } from '../domain/kernel/errors.js';
+import { AppError } from '../domain/kernel/index.js';
 
 export const statusOfCode: Record<ErrorCode, number> = {
   invalid_request: 400,

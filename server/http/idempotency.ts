@@ -5,8 +5,8 @@ import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { acceptsIdempotencyKey, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../../contract/policy.js';
 import type { Database } from '../db/client.js';
-import type { Clock } from '../domain/kernel/clock.js';
-import { AppError } from '../domain/kernel/errors.js';
+import type { Clock } from '../domain/kernel/index.js';
+import { AppError } from '../domain/kernel/index.js';
 import {
   claimIdempotencyKey,
   idempotencyKeyProblem,
@@ -14,7 +14,7 @@ import {
   IN_PROGRESS_RETRY_AFTER_SECONDS,
   settleIdempotentRun,
   type IdempotencyClaim,
-} from '../domain/access/idempotency.js';
+} from '../domain/access/index.js';
 import { setModeHeaders } from './request-context.js';
 import './request-types.js';
 

@@ -4,7 +4,7 @@
 // enabled, or on a separate port (server/main.ts).
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/client.js';
-import { deliveryLagSeconds, type AttemptOutcome } from '../domain/events/event-delivery.js';
+import { deliveryLagSeconds, type AttemptOutcome } from '../domain/events/index.js';
 import { TRACKING_POLL_QUEUE } from '../jobs/tracking-jobs.js';
 import type { RateLimitObserver } from './rate-limit.js';
 

@@ -16,7 +16,7 @@ import type { RequestHandler, Response } from 'express';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { createPool } from '../db/client.js';
 import type { RateLimitBucket } from '../../contract/policy.js';
-import { AppError } from '../domain/kernel/errors.js';
+import { AppError } from '../domain/kernel/index.js';
 import { routePolicy } from './route-policy.js';
 import './request-types.js';
 

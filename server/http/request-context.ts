@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { modeOfPresentedKey } from '../domain/access/api-keys.js';
+import { modeOfPresentedKey } from '../domain/access/index.js';
 import type { Metrics } from './metrics.js';
 import './request-types.js';
 

@@ -1,7 +1,7 @@
 // Records each answered request of a store's key in the store's request log (domain/access/request-log.ts).
 import type { RequestHandler } from 'express';
-import type { Clock } from '../domain/kernel/clock.js';
-import type { RequestLog } from '../domain/access/request-log.js';
+import type { Clock } from '../domain/kernel/index.js';
+import type { RequestLog } from '../domain/access/index.js';
 import './request-types.js';
 
 export function logKeyRequests(requestLog: RequestLog, clock: Clock): RequestHandler {

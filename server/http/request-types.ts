@@ -1,8 +1,8 @@
 // What the HTTP layer attaches to a request as it passes through the middleware.
 import type { AppRoute } from '@ts-rest/core';
-import type { ConsoleUserActor, Scope, ShopperActor } from '../domain/access/actor.js';
-import type { ConsoleSessionRecord } from '../domain/access/console-sessions.js';
-import type { ShopperSession } from '../domain/access/shopper-sessions.js';
+import type { ConsoleSessionRecord, ConsoleUserActor, Scope, ShopperActor, ShopperSession } from '../domain/access/index.js';
+
+
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

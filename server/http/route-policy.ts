@@ -4,8 +4,8 @@ import type { AppRouter } from '@ts-rest/core';
 import { isAppRoute } from '@ts-rest/core';
 import type { Request } from 'express';
 import { policyOf, type RoutePolicy } from '../../contract/policy.js';
-import type { Scope } from '../domain/access/actor.js';
-import { AppError } from '../domain/kernel/errors.js';
+import type { Scope } from '../domain/access/index.js';
+import { AppError } from '../domain/kernel/index.js';
 import './request-types.js';
 
 export function routePolicy(req: Request): RoutePolicy | undefined {

@@ -6,11 +6,11 @@ import { parseCookie } from 'cookie';
 import type { Request, RequestHandler, Response } from 'express';
 import { SHOPPER_CSRF_HEADER, SHOPPER_SESSION_COOKIE, shopperApiBase } from '../../contract/shopper/index.js';
 import type { Database } from '../db/client.js';
-import type { Scope, ShopperActor } from '../domain/access/actor.js';
-import type { Clock } from '../domain/kernel/clock.js';
-import { findStoreBySlug } from '../domain/stores/stores.js';
-import { AppError } from '../domain/kernel/errors.js';
-import type { IssuedShopperSession, ShopperSessions } from '../domain/access/shopper-sessions.js';
+import type { IssuedShopperSession, Scope, ShopperActor, ShopperSessions } from '../domain/access/index.js';
+import type { Clock } from '../domain/kernel/index.js';
+import { findStoreBySlug } from '../domain/stores/index.js';
+import { AppError } from '../domain/kernel/index.js';
+
 import { sameOrigin } from './console-session.js';
 import { setSessionCookieOf } from './session-cookie.js';
 import { routePolicy } from './route-policy.js';

@@ -20,11 +20,11 @@ import {
   type WebhookSignatureHeader,
 } from '../../contract/webhook-signature.js';
 import type { Database } from '../db/client.js';
-import type { Clock } from '../domain/kernel/clock.js';
-import { AppError } from '../domain/kernel/errors.js';
-import { findPlatform } from '../domain/platforms/platforms.js';
-import type { PlatformCaches } from '../domain/access/api-key-cache.js';
-import { matchingSigner, wooCommerceSigners, type WooCommerceSigner } from '../domain/platforms/woocommerce-orders.js';
+import type { Clock } from '../domain/kernel/index.js';
+import { AppError } from '../domain/kernel/index.js';
+import { findPlatform, matchingSigner, type WooCommerceSigner, wooCommerceSigners } from '../domain/platforms/index.js';
+import type { PlatformCaches } from '../domain/access/index.js';
+
 import { easyPostSignatureHex, verifyEasyPostWebhook } from '../tracking/easypost.js';
 import { FORM_PING_MAX_BYTES, isFormPing } from './body.js';
 import { routePolicy } from './route-policy.js';

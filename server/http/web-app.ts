@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import helmet from 'helmet';
 import type { ErrorResponse } from '../../contract/errors.js';
-import { AppError } from '../domain/kernel/errors.js';
+import { AppError } from '../domain/kernel/index.js';
 
 const LONG_CACHE_SECONDS = 365 * 24 * 3600;
 

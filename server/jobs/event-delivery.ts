@@ -8,14 +8,14 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
-import type { Clock } from '../domain/kernel/clock.js';
+import type { Clock } from '../domain/kernel/index.js';
 import {
   endpointsWithDueDeliveries,
   recordAttempt,
   signedHeaders,
   takeDueDelivery,
   type EventDeliverySettings,
-} from '../domain/events/event-delivery.js';
+} from '../domain/events/index.js';
 import type { JobMetrics } from './job-metrics.js';
 import { postEvent, type AddressResolver } from '../outbound/send-event.js';
 

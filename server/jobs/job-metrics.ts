@@ -1,6 +1,6 @@
 // What the job workers count, declared here so that jobs/ needs nothing from http/: the service's
 // metrics (http/metrics.ts) provide these, and a test may pass any object that does.
-import type { AttemptOutcome } from '../domain/events/event-delivery.js';
+import type { AttemptOutcome } from '../domain/events/index.js';
 
 export interface JobMetrics {
   /** One delivery attempt of an event to an endpoint, by its outcome. */

@@ -4,9 +4,9 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
-import type { Clock } from '../domain/kernel/clock.js';
-import { systemScope } from '../domain/access/actor.js';
-import { erasePersonalDataPastRetention } from '../domain/privacy/personal-data-retention.js';
+import type { Clock } from '../domain/kernel/index.js';
+import { systemScope } from '../domain/access/index.js';
+import { erasePersonalDataPastRetention } from '../domain/privacy/index.js';
 import type { JobMetrics } from './job-metrics.js';
 
 export const RETENTION_QUEUE = 'personal-data-retention';

@@ -5,9 +5,9 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
-import type { Clock } from '../domain/kernel/clock.js';
-import { systemScope } from '../domain/access/actor.js';
-import { runDuePrivacyRequests } from '../domain/privacy/store-redaction.js';
+import type { Clock } from '../domain/kernel/index.js';
+import { systemScope } from '../domain/access/index.js';
+import { runDuePrivacyRequests } from '../domain/privacy/index.js';
 import type { JobMetrics } from './job-metrics.js';
 
 export const PRIVACY_REQUESTS_QUEUE = 'privacy-requests';

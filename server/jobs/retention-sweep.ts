@@ -5,11 +5,11 @@
 // instances sweeping the same rows is harmless: a DELETE of what is gone deletes nothing.
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
-import type { Clock } from '../domain/kernel/clock.js';
-import { deleteExpiredSessions } from '../domain/access/console-sessions.js';
-import { deleteExpiredRequestLog } from '../domain/access/request-log.js';
-import { sweepExpiredEvents } from '../domain/events/events.js';
-import { sweepExpiredIdempotencyKeys } from '../domain/access/idempotency.js';
+import type { Clock } from '../domain/kernel/index.js';
+import { deleteExpiredRequestLog, deleteExpiredSessions, sweepExpiredIdempotencyKeys } from '../domain/access/index.js';
+
+import { sweepExpiredEvents } from '../domain/events/index.js';
+
 import { sweepUnattachedPhotos } from '../domain/claims/index.js';
 
 export const RETENTION_SWEEP_INTERVAL_MS = 3600_000;

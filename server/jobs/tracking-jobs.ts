@@ -11,10 +11,10 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { inConnectionTransaction, type Database, type HotStatement } from '../db/client.js';
-import type { Clock } from '../domain/kernel/clock.js';
-import { pollShipment } from '../domain/shipments/index.js';
-import type { PollScheduler, TrackingProvider } from '../domain/shipments/tracking.js';
-import { TrackingUnavailableError } from '../domain/shipments/tracking.js';
+import type { Clock } from '../domain/kernel/index.js';
+import { pollShipment, TrackingUnavailableError } from '../domain/shipments/index.js';
+import type { PollScheduler, TrackingProvider } from '../domain/shipments/index.js';
+
 import { inTransaction, onConnection } from './queue.js';
 
 export const TRACKING_POLL_QUEUE = 'tracking-poll';

@@ -10,7 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { bareHostname, isPublicAddress } from '../domain/events/endpoint-urls.js';
+import { bareHostname, isPublicAddress } from '../domain/events/index.js';
 
 /** Resolves a host name to its addresses (tests pass a stub; the default uses node:dns/promises lookup with { all: true, verbatim: true }). */
 export type AddressResolver = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;

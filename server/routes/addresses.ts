@@ -1,11 +1,11 @@
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { addressesContract, type AddressVerificationRequest, type AddressVerificationResponse } from '../../contract/index.js';
-import { deliverableOf, type AddressInput, type Verification } from '../domain/addresses/addresses.js';
-import { addressInputOf } from '../domain/addresses/address-verification.js';
+import { type AddressInput, addressInputOf, deliverableOf, type Verification } from '../domain/addresses/index.js';
+
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
-import { commandsFor } from '../domain/sandbox/sandbox.js';
+import { commandsFor } from '../domain/sandbox/index.js';
 
 const s = initServer();
 

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { billingContract } from '../../contract/index.js';
-import { billingStatement } from '../domain/billing/billing.js';
-import { toBillingStatementResponse } from '../domain/billing/statement-payload.js';
+import { billingStatement, toBillingStatementResponse } from '../domain/billing/index.js';
+
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
 

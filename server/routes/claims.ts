@@ -1,11 +1,11 @@
 import { initServer } from '@ts-rest/express';
 import { claimsContract } from '../../contract/index.js';
-import { getClaim, listClaims } from '../domain/claims/index.js';
-import { readClaimPhoto } from '../domain/claims/index.js';
-import { toClaimResponse } from '../domain/claims/index.js';
+import { getClaim, listClaims, readClaimPhoto, toClaimResponse } from '../domain/claims/index.js';
+
+
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
-import { commandsFor } from '../domain/sandbox/sandbox.js';
+import { commandsFor } from '../domain/sandbox/index.js';
 
 const s = initServer();
 

@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { customersContract } from '../../contract/index.js';
-import { exportCustomerData, redactCustomer } from '../domain/privacy/customer-data.js';
+import { exportCustomerData, redactCustomer } from '../domain/privacy/index.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
 import { toCustomerDataExport, toCustomerRedaction } from '../wire/customers.js';

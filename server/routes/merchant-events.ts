@@ -1,9 +1,9 @@
 import { initServer } from '@ts-rest/express';
 import { DEFAULT_PAGE_LIMIT, eventsContract, webhookEndpointsContract } from '../../contract/index.js';
 import type { AppDeps } from '../deps.js';
-import { listDeliveries, resendEvent } from '../domain/events/event-delivery.js';
-import { getEvent, listEvents } from '../domain/events/events.js';
-import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint } from '../domain/events/webhook-endpoints.js';
+import { createEndpoint, deleteEndpoint, getEndpoint, getEvent, listDeliveries, listEndpoints, listEvents, resendEvent, rotateEndpointSecret, updateEndpoint } from '../domain/events/index.js';
+
+
 import { scopeOf } from '../http/route-policy.js';
 import { toWebhookDeliveryResponse, toWebhookEndpointResponse } from '../wire/merchant-events.js';
 

@@ -1,12 +1,12 @@
 import { initServer } from '@ts-rest/express';
 import { ordersContract } from '../../contract/index.js';
-import type { Scope } from '../domain/access/actor.js';
-import { cancelOrder, getOrder, OrderExistsError, redactOrder, updateOrder, type OrderCreateInput } from '../domain/orders/index.js';
+import type { Scope } from '../domain/access/index.js';
+import { cancelOrder, getOrder, type OrderCreateInput, OrderExistsError, redactOrder, toOrderResponse, updateOrder } from '../domain/orders/index.js';
 import { toOrderConflict } from '../wire/orders.js';
-import { toOrderResponse } from '../domain/orders/order-payload.js';
+
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
-import { commandsFor } from '../domain/sandbox/sandbox.js';
+import { commandsFor } from '../domain/sandbox/index.js';
 
 const s = initServer();
 

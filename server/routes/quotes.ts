@@ -1,11 +1,11 @@
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { centsToMajorString, quotesContract, type QuoteResponse } from '../../contract/index.js';
-import type { QuoteRecord } from '../domain/quotes/quotes.js';
-import type { ClientProfile } from '../domain/stores/stores.js';
+import type { QuoteRecord } from '../domain/quotes/index.js';
+import type { ClientProfile } from '../domain/stores/index.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
-import { commandsFor } from '../domain/sandbox/sandbox.js';
+import { commandsFor } from '../domain/sandbox/index.js';
 
 const s = initServer();
 

@@ -2,14 +2,14 @@
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { centsToMajorNumber, MAX_AMOUNT_CENTS, routeCompatibilityContract, type RouteMerchant } from '../../contract/index.js';
-import { AppError } from '../domain/kernel/errors.js';
-import { getOrder, updateOrderAsProfileAllows } from '../domain/orders/index.js';
-import { priceCoverage } from '../domain/quotes/pricing.js';
-import type { StoreContext } from '../domain/stores/stores.js';
+import { AppError } from '../domain/kernel/index.js';
+import { getOrder, toOrderResponse, updateOrderAsProfileAllows } from '../domain/orders/index.js';
+import { priceCoverage } from '../domain/quotes/index.js';
+import type { StoreContext } from '../domain/stores/index.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
 import { wholeOrderFrom } from '../wire/orders.js';
-import { toOrderResponse } from '../domain/orders/order-payload.js';
+
 import { answerOrderCreate } from './orders.js';
 
 const s = initServer();

@@ -1,12 +1,12 @@
 import { initServer } from '@ts-rest/express';
 import { fieldErrorsFromIssues, ShipmentRequest, shipmentsContract } from '../../contract/index.js';
-import { toShipmentResponse } from '../domain/shipments/shipment-payload.js';
-import { cancelShipment, getShipment, updateShipmentAsProfileAllows, type ShipmentInput, type ShipmentUpdate } from '../domain/shipments/index.js';
+import { cancelShipment, getShipment, type ShipmentInput, type ShipmentUpdate, toShipmentResponse, updateShipmentAsProfileAllows } from '../domain/shipments/index.js';
+
 import type { WholeBody } from '../domain/orders/index.js';
-import type { Scope } from '../domain/access/actor.js';
+import type { Scope } from '../domain/access/index.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
-import { commandsFor } from '../domain/sandbox/sandbox.js';
+import { commandsFor } from '../domain/sandbox/index.js';
 
 const s = initServer();
 

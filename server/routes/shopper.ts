@@ -21,8 +21,8 @@ import {
   type ClaimPageSettings,
   type ParcelItem,
 } from '../domain/claims/index.js';
-import { AppError } from '../domain/kernel/errors.js';
-import { findStoreBySlug } from '../domain/stores/stores.js';
+import { AppError } from '../domain/kernel/index.js';
+import { findStoreBySlug } from '../domain/stores/index.js';
 import { setShopperCookie, shopperOf } from '../http/shopper-session.js';
 
 const s = initServer();

@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { trackingContract } from '../../contract/index.js';
-import { AppError } from '../domain/kernel/errors.js';
+import { AppError } from '../domain/kernel/index.js';
 import { applyProviderEvent } from '../domain/shipments/index.js';
 import type { AppDeps } from '../deps.js';
 import { parseEasyPostTrackerEvent } from '../tracking/easypost.js';

@@ -1,13 +1,13 @@
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { webhooksContract, type WebhookAcknowledgement } from '../../contract/index.js';
-import { AppError } from '../domain/kernel/errors.js';
-import { exportCustomerData, redactCustomer } from '../domain/privacy/customer-data.js';
-import { connectedStore } from '../domain/platforms/platforms.js';
-import { RefundIdReusedError } from '../domain/billing/refunds.js';
-import { platformCommandsFor, platformMessageMode } from '../domain/sandbox/sandbox.js';
-import type { PlatformActor, Scope } from '../domain/access/actor.js';
-import { cancelStoreRedaction, scheduleStoreRedaction } from '../domain/privacy/store-redaction.js';
+import { AppError } from '../domain/kernel/index.js';
+import { cancelStoreRedaction, exportCustomerData, redactCustomer, scheduleStoreRedaction } from '../domain/privacy/index.js';
+import { connectedStore } from '../domain/platforms/index.js';
+import { RefundIdReusedError } from '../domain/billing/index.js';
+import { platformCommandsFor, platformMessageMode } from '../domain/sandbox/index.js';
+import type { PlatformActor, Scope } from '../domain/access/index.js';
+
 import { toCustomerDataExport, toWithheldOrders } from '../wire/customers.js';
 import type { AppDeps } from '../deps.js';
 import { setModeHeaders } from '../http/request-context.js';

@@ -2,9 +2,9 @@
 // (docs/route-compatibility.md). The signature was checked on the raw body (http/signatures.ts).
 import { initServer } from '@ts-rest/express';
 import { wooCommerceContract } from '../../contract/index.js';
-import { AppError } from '../domain/kernel/errors.js';
-import type { WooCommerceOrderEvent } from '../domain/platforms/woocommerce-orders.js';
-import { applyWooCommerceDelivery } from '../domain/sandbox/sandbox.js';
+import { AppError } from '../domain/kernel/index.js';
+import type { WooCommerceOrderEvent } from '../domain/platforms/index.js';
+import { applyWooCommerceDelivery } from '../domain/sandbox/index.js';
 import type { AppDeps } from '../deps.js';
 import { setModeHeaders } from '../http/request-context.js';
 import { scopeOf } from '../http/route-policy.js';

@@ -4,7 +4,7 @@
 // webhook route and the payload rules stand without the SDK.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isStorableInstant } from '../../contract/common.js';
-import type { CarrierDeliveryStatus, CheckpointLocation, TrackingCheckpoint, TrackingReport } from '../domain/shipments/tracking.js';
+import type { CarrierDeliveryStatus, CheckpointLocation, TrackingCheckpoint, TrackingReport } from '../domain/shipments/index.js';
 
 /** EasyPost Tracker and TrackingDetail statuses to our delivery statuses (docs/tracking.md). */
 const STATUS_MAP: Readonly<Record<string, CarrierDeliveryStatus>> = {

@@ -17,7 +17,7 @@ import {
   TrackingUnavailableError,
   type ShipmentToTrack,
   type TrackingProvider,
-} from '../domain/shipments/tracking.js';
+} from '../domain/shipments/index.js';
 import { EasyPostPayloadError, isRecord, parseTracker } from './easypost-events.js';
 
 export {

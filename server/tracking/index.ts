@@ -1,6 +1,6 @@
 // Chooses the tracking provider from the environment (docs/tracking.md): EasyPost when
 // EASYPOST_API_KEY is set, otherwise the sandbox, which needs no account and no network.
-import type { TrackingProvider } from '../domain/shipments/tracking.js';
+import type { TrackingProvider } from '../domain/shipments/index.js';
 import { createEasyPostProvider } from './easypost.js';
 import { createSandboxProvider } from './sandbox.js';
 

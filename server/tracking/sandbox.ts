@@ -9,7 +9,7 @@ import type {
   TrackingCheckpoint,
   TrackingProvider,
   TrackingReport,
-} from '../domain/shipments/tracking.js';
+} from '../domain/shipments/index.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;

@@ -2,7 +2,7 @@
 // API and for the platform's acknowledgements alike.
 import type { z } from 'zod';
 import type { CustomerDataExport, CustomerRedaction } from '../../contract/index.js';
-import type { CustomerDataResult, CustomerRedactionResult } from '../domain/privacy/customer-data.js';
+import type { CustomerDataResult, CustomerRedactionResult } from '../domain/privacy/index.js';
 import { claimPhotoUrl } from '../domain/claims/index.js';
 
 type AddressOut = z.input<typeof CustomerDataExport>['orders'][number]['shipping_address'];

@@ -1,8 +1,8 @@
 // Webhook endpoints and deliveries as the wire carries them.
 import type { z } from 'zod';
 import type { WebhookDelivery, WebhookEndpoint } from '../../contract/index.js';
-import type { DeliveryRecord } from '../domain/events/event-delivery.js';
-import type { EndpointRecord } from '../domain/events/webhook-endpoints.js';
+import type { DeliveryRecord, EndpointRecord } from '../domain/events/index.js';
+
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 

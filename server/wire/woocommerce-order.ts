@@ -3,8 +3,8 @@
 import type { z } from 'zod';
 import { fieldErrorsFromIssues, majorTextToCents, OrderRequest, QUOTE_AMOUNT_PATTERN, type WooCommerceOrder } from '../../contract/index.js';
 import { readRouteAmount } from '../../contract/client-profile.js';
-import { findProtectionLine } from '../domain/orders/protection-line.js';
-import { wooCommerceStatusAction, type WooCommerceOrderEvent } from '../domain/platforms/woocommerce-orders.js';
+import { findProtectionLine } from '../domain/orders/index.js';
+import { wooCommerceStatusAction, type WooCommerceOrderEvent } from '../domain/platforms/index.js';
 
 type WooOrder = z.output<typeof WooCommerceOrder>;
 type WooLine = WooOrder['line_items'][number];

@@ -2,9 +2,9 @@
 // `rival`, whose users must see none of it), and requests made as the console's page makes them.
 import { expect } from 'vitest';
 import { CSRF_HEADER, SESSION_COOKIE } from '../../contract/console/index.js';
-import { createMerchantUser } from '../../server/domain/access/merchant-users.js';
+import { actingFor, createMerchantUser } from '../../server/domain/access/index.js';
 import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './service.js';
-import { actingFor } from '../../server/domain/access/actor.js';
+
 
 export let service: TestService;
 export let shop: SeededStore;

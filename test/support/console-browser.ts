@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { expect } from 'vitest';
-import { createMerchantUser, type MerchantUserRole } from '../../server/domain/access/merchant-users.js';
+import { actingFor, createMerchantUser, type MerchantUserRole } from '../../server/domain/access/index.js';
 import { TEST_OPERATOR, type SeededStore, type TestService } from './service.js';
-import { actingFor } from '../../server/domain/access/actor.js';
+
 
 export const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);

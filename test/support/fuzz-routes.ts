@@ -9,14 +9,14 @@ import type { ZodTypeAny } from 'zod';
 import { expect } from 'vitest';
 import { contract, MAX_AMOUNT_CENTS, OrderPlacedMessage, type WebhookMessage } from '../../contract/index.js';
 import { signWebhook, signWooCommerceDelivery } from '../../contract/webhook-signature.js';
-import { derivedWooCommerceSecret } from '../../server/domain/access/api-keys.js';
-import { CARRIER_SLUGS } from '../../server/domain/shipments/carriers.js';
-import { connectStore, createPlatform } from '../../server/domain/platforms/platforms.js';
+import { actingFor, derivedWooCommerceSecret } from '../../server/domain/access/index.js';
+import { CARRIER_SLUGS } from '../../server/domain/shipments/index.js';
+import { connectStore, createPlatform } from '../../server/domain/platforms/index.js';
 import { anyString, cartWithinCeiling, contractFastCheck, onTheWire } from './fuzz-arbitraries.js';
 import { assertClientError, assertJsonNot5xx, assertSuccess, encodeSegment, send, signEasyPost, type RawAnswer } from './fuzz-http.js';
 import { call, orderBody } from './http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './service.js';
-import { actingFor } from '../../server/domain/access/actor.js';
+
 
 export const SEED = Number.parseInt(process.env.FUZZ_SEED ?? '20261122', 10);
 export const RUNS = Number.parseInt(process.env.FUZZ_RUNS ?? '40', 10);

@@ -2,11 +2,11 @@
 // connected to its own platform, and every key issued, for the scans of logs and tables.
 import { Writable } from 'node:stream';
 import { signWebhook } from '../../contract/webhook-signature.js';
-import { connectStore, createPlatform } from '../../server/domain/platforms/platforms.js';
+import { connectStore, createPlatform } from '../../server/domain/platforms/index.js';
 import { createLogger } from '../../server/logger.js';
 import { call, type ApiResponse } from './http.js';
 import { seedStore, startService, type SeededStore, type TestService, TEST_OPERATOR } from './service.js';
-import { actingFor } from '../../server/domain/access/actor.js';
+import { actingFor } from '../../server/domain/access/index.js';
 
 // Every log line of every app of the test file, for the scans of the log output.
 export const logLines: string[] = [];

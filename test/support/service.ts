@@ -8,12 +8,12 @@ import { composeService, type ServiceOptions as ComposedServiceOptions } from '.
 import type { Database } from '../../server/db/client.js';
 import { ensureDatabase } from '../../server/db/embedded.js';
 import { migrate } from '../../server/db/migrate.js';
-import { issueApiKey } from '../../server/domain/access/api-keys.js';
-import type { ApiKeyCache } from '../../server/domain/access/api-key-cache.js';
-import type { RequestLog } from '../../server/domain/access/request-log.js';
-import type { Clock } from '../../server/domain/kernel/clock.js';
-import type { AddressVerifier } from '../../server/domain/addresses/addresses.js';
-import type { TrackingProvider } from '../../server/domain/shipments/tracking.js';
+import { actingFor, issueApiKey, type ServiceScope } from '../../server/domain/access/index.js';
+import type { ApiKeyCache, RequestLog } from '../../server/domain/access/index.js';
+
+import type { Clock } from '../../server/domain/kernel/index.js';
+import type { AddressVerifier } from '../../server/domain/addresses/index.js';
+import type { TrackingProvider } from '../../server/domain/shipments/index.js';
 import { createGracefulServer, type SlowClientLimits } from '../../server/http/graceful-server.js';
 import type { RateLimitSettings } from '../../server/http/rate-limit.js';
 import { createLogger } from '../../server/logger.js';
@@ -22,8 +22,8 @@ import { createOfflineVerifier } from '../../server/addresses/offline.js';
 import type { Jobs } from '../../server/compose.js';
 import { createSandboxProvider } from '../../server/tracking/sandbox.js';
 import { TRACKING_POLL_QUEUE } from '../../server/jobs/tracking-jobs.js';
-import { createStore, type StoreContext } from '../../server/domain/stores/stores.js';
-import { actingFor, type ServiceScope } from '../../server/domain/access/actor.js';
+import { createStore, type StoreContext } from '../../server/domain/stores/index.js';
+
 import { decideClaim, findClaimStore, type ClaimRecord, type ClaimStatus } from '../../server/domain/claims/index.js';
 
 /** The operator the tests act as, in the audit log. */

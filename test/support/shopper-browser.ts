@@ -9,7 +9,7 @@ import { setStoreLogo, updateClaimPage } from '../../server/domain/claims/index.
 import { pollShipment } from '../../server/domain/shipments/index.js';
 import { call, orderBody } from './http.js';
 import { seedStore, TEST_OPERATOR, type SeededStore, type TestService } from './service.js';
-import { actingFor } from '../../server/domain/access/actor.js';
+import { actingFor } from '../../server/domain/access/index.js';
 
 export const HOUR_MS = 60 * 60 * 1000;
 

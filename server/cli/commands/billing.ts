@@ -2,9 +2,9 @@
 // GET /v1/billing/statements answers, or a few lines in USD.
 import type { Command } from 'commander';
 import { centsToMajorString } from '../../../contract/money.js';
-import { billingStatement, type BillingStatementRecord } from '../../domain/billing/billing.js';
-import { toBillingStatementResponse } from '../../domain/billing/statement-payload.js';
-import type { StoreContext } from '../../domain/stores/stores.js';
+import { billingStatement, type BillingStatementRecord, toBillingStatementResponse } from '../../domain/billing/index.js';
+
+import type { StoreContext } from '../../domain/stores/index.js';
 import { BillingReportOptions } from '../options.js';
 import { action, operatorOn, parseOptions, withDatabase, type Report } from '../shared.js';
 

@@ -2,9 +2,9 @@
 // along its statuses; printed as the API prints a claim.
 import type { Command } from 'commander';
 import { CLAIM_REASONS, CLAIM_STATUSES } from '../../../contract/claims.js';
-import { actingFor } from '../../domain/access/actor.js';
+import { actingFor } from '../../domain/access/index.js';
 import { decideClaim, fileClaim, findClaimStore, toClaimResponse } from '../../domain/claims/index.js';
-import { systemClock } from '../../domain/kernel/clock.js';
+import { systemClock } from '../../domain/kernel/index.js';
 import { ClaimCreateOptions, ClaimSetStatusOptions } from '../options.js';
 import { action, operator, operatorOn, parseOptions, withDatabase, type Report } from '../shared.js';
 

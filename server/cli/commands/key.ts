@@ -1,8 +1,8 @@
 // npm run admin -- key <create|revoke>: a merchant's API key issued, its plaintext printed once and
 // never stored, or revoked at once.
 import type { Command } from 'commander';
-import { findApiKeyStore, issueApiKey, revokeApiKey, type IssuedKey } from '../../domain/access/api-keys.js';
-import { actingFor } from '../../domain/access/actor.js';
+import { actingFor, findApiKeyStore, issueApiKey, type IssuedKey, revokeApiKey } from '../../domain/access/index.js';
+
 import { KeyCreateOptions, KeyRevokeOptions } from '../options.js';
 import { action, operator, operatorOn, parseOptions, withDatabase, type Report } from '../shared.js';
 

@@ -5,8 +5,8 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { centsToMajorString } from '../../../contract/money.js';
 import { claimPageSettings, removeStoreLogo, setStoreLogo, toClaimPageResponse, updateClaimPage } from '../../domain/claims/index.js';
-import { connectStore } from '../../domain/platforms/platforms.js';
-import { createStore, updateStoreDeclarations, type StoreContext } from '../../domain/stores/stores.js';
+import { connectStore } from '../../domain/platforms/index.js';
+import { createStore, updateStoreDeclarations, type StoreContext } from '../../domain/stores/index.js';
 import { MerchantClaimPageOptions, MerchantConnectOptions, MerchantCreateOptions, MerchantUpdateOptions } from '../options.js';
 import { action, collect, operator, operatorOn, parseOptions, UsageError, withDatabase, type Report } from '../shared.js';
 

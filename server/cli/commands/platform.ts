@@ -2,7 +2,7 @@
 // secret that signs them (made here unless given, and then printed once).
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { createPlatform, MIN_SECRET_LENGTH } from '../../domain/platforms/platforms.js';
+import { createPlatform, MIN_SECRET_LENGTH } from '../../domain/platforms/index.js';
 import { PlatformCreateOptions } from '../options.js';
 import { action, operator, parseOptions, withDatabase, type Report } from '../shared.js';
 

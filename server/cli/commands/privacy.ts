@@ -1,8 +1,8 @@
 // npm run admin -- privacy <list|cancel-store-redaction>: a merchant's privacy requests (erasures
 // and data requests) listed, and a pending store erasure cancelled before it is due.
 import type { Command } from 'commander';
-import { listPrivacyRequests, type PrivacyRequestRecord } from '../../domain/privacy/privacy-requests.js';
-import { cancelStoreRedaction } from '../../domain/privacy/store-redaction.js';
+import { cancelStoreRedaction, listPrivacyRequests, type PrivacyRequestRecord } from '../../domain/privacy/index.js';
+
 import { PrivacyMerchantOptions } from '../options.js';
 import { action, operatorOn, parseOptions, withDatabase, type Report } from '../shared.js';
 

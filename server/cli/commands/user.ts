@@ -1,7 +1,7 @@
 // npm run admin -- user create: a merchant's console user, with the one-time link where its
 // password is chosen.
 import type { Command } from 'commander';
-import { createMerchantUser, SETUP_LINK_TTL_MS } from '../../domain/access/merchant-users.js';
+import { createMerchantUser, SETUP_LINK_TTL_MS } from '../../domain/access/index.js';
 import { UserCreateOptions } from '../options.js';
 import { action, operatorOn, parseOptions, readConfig, withDatabase, type Report } from '../shared.js';
 

@@ -5,7 +5,7 @@
 // CLI's operator commands on the service itself, the retention sweeps) takes a ServiceScope, which
 // names the operator or job and no store. The audit log records the actor in the transaction of the
 // change.
-import type { StoreContext } from '../stores/stores.js';
+import type { StoreContext } from '../stores/index.js';
 
 export type Mode = 'live' | 'test';
 

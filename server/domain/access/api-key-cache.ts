@@ -8,8 +8,8 @@
 import { LRUCache } from 'lru-cache';
 import { startChangeListener, type ChangeListener } from '../../db/change-listener.js';
 import type { Caller } from './api-keys.js';
-import type { PlatformRecord } from '../platforms/platforms.js';
-import type { StoreContext } from '../stores/stores.js';
+import type { PlatformRecord } from '../platforms/index.js';
+import type { StoreContext } from '../stores/index.js';
 
 /** What was read of the database, kept until the next key, store or platform change is heard. */
 export interface ChangeCache<Value> {

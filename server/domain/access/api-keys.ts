@@ -6,9 +6,9 @@ import type { Store } from '../../db/generated/client.js';
 import type { CallerCache } from './api-key-cache.js';
 import type { Scope } from './actor.js';
 import { recordAudit } from './audit.js';
-import { AppError } from '../kernel/errors.js';
-import { isUuid } from '../kernel/ids.js';
-import { toStoreContext, type StoreContext, type StoreRow } from '../stores/stores.js';
+import { AppError, isUuid } from '../kernel/index.js';
+
+import { toStoreContext, type StoreContext, type StoreRow } from '../stores/index.js';
 
 export type KeyMode = 'live' | 'test';
 export type KeyScope = 'store' | 'account';

@@ -7,7 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { MerchantUser } from '../../db/generated/client.js';
 import { newToken, tokenHash } from './merchant-users.js';
-import { toStoreContext, type StoreContext } from '../stores/stores.js';
+import { toStoreContext, type StoreContext } from '../stores/index.js';
 
 export const SESSION_IDLE_MS = 12 * 3600 * 1000;
 export const SESSION_MAX_MS = 7 * 24 * 3600 * 1000;

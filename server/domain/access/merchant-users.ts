@@ -8,7 +8,7 @@ import type { Database } from '../../db/client.js';
 import type { MerchantUser, MerchantUserRole } from '../../db/generated/client.js';
 import type { Scope } from './actor.js';
 import { recordAudit } from './audit.js';
-import { AppError } from '../kernel/errors.js';
+import { AppError } from '../kernel/index.js';
 
 export type { MerchantUser, MerchantUserRole };
 

@@ -2,9 +2,9 @@
 // An entry counts in the month of its effective date; the statement's net is exactly the sum of the
 // month's entries. Only live data exists in the ledger: callers with a test key never get here.
 import type { Database } from '../../db/client.js';
-import { AppError } from '../kernel/errors.js';
+import { AppError } from '../kernel/index.js';
 import type { LedgerReason } from './ledger.js';
-import type { Scope } from '../access/actor.js';
+import type { Scope } from '../access/index.js';
 
 export interface BillingCreditWeekRecord {
   /** ISO 8601 week, e.g. 2026-W46. */

@@ -13,20 +13,20 @@
 //   merchant's cancel is refused then (409) to protect the claim, but a refund cannot be refused:
 //   the money already went back. The open claim stays as it is and is decided as usual; no new
 //   claim can be filed on the cancelled order.
-import type { PlatformActor, Scope } from '../access/actor.js';
+import type { PlatformActor, Scope } from '../access/index.js';
 import type { z } from 'zod';
 import type { RefundCreatedMessage } from '../../../contract/webhooks.js';
-import { inConnectionTransaction, isUniqueViolation, type Database, type HotStatement } from '../../db/client.js';
+import { inConnectionTransaction, isUniqueViolation, lazyStatement, type Database } from '../../db/client.js';
 import { centsToMajorNumber } from '../../../contract/money.js';
-import { toOrderResponse } from '../orders/order-payload.js';
+import { cancellationAuditSql, cancelledAt, isProtectionSku, orderCancelledEvent, type OrderRecord, type OrderWithLinesRow, orderWithLinesSql, toOrderRecord, toOrderResponse, toOrderRow } from '../orders/index.js';
 import { openClaimExistsSql } from '../claims/index.js';
-import { eventInsertSql, eventParameters, newEvent, type NewEvent } from '../events/events.js';
-import { cancellationAuditSql, cancelledAt, orderCancelledEvent, toOrderRecord, type OrderRecord } from '../orders/index.js';
-import { orderWithLinesSql, toOrderRow, type OrderWithLinesRow } from '../orders/order-record.js';
-import { appliedAt, type Clock } from '../kernel/clock.js';
-import { AppError } from '../kernel/errors.js';
-import { isProtectionSku } from '../orders/protection-line.js';
-import { lockMessageOrderOn } from '../platforms/pushed-orders.js';
+import { eventInsertSql, eventParameters, newEvent, type NewEvent } from '../events/index.js';
+
+
+import { AppError, appliedAt, type Clock } from '../kernel/index.js';
+
+
+import { lockMessageOrderOn } from '../platforms/index.js';
 
 export type RefundCreated = z.output<typeof RefundCreatedMessage>;
 
@@ -148,30 +148,28 @@ interface RefundTargetRow extends OrderWithLinesRow {
 }
 
 /** Run after the order's lock (see reverseRefund): the order, and what the refund decides on. */
-const REFUND_TARGET: HotStatement = {
-  name: 'op_refund_target',
-  text: orderWithLinesSql(`,
+const REFUND_TARGET = lazyStatement(
+  'op_refund_target',
+  () =>
+    orderWithLinesSql(`,
           o.protection_sku,
           (SELECT max(e.effective_at) FROM premium_ledger_entries e WHERE e.order_id = o.id AND e.reason <> 'reversal') AS latest_charge_at,
           (SELECT r.order_id FROM refunds r WHERE r.store_id = $1::uuid AND r.source_refund_id = $3) AS previous_refund_order_id,
           ${openClaimExistsSql('o.id')} AS has_open_claim`),
-};
-
-/** The cancellation's audit row, as cancelOrder writes it, with the cancellation event's actor and time. */
-const CANCELLED_AUDIT = cancellationAuditSql({ storeId: '$1::uuid', orderId: '$2::uuid', actorKind: '$20::actor_kind', actorId: '$21', cause: "'refund'", at: '$23::timestamptz', when: '$11::boolean' });
-
-/** The reversal's event follows the refund's eleven parameters, the cancellation's follows it. */
-const REVERSED_EVENT = eventInsertSql(12, { name: 'reversed_event', from: 'r', where: '$6::bigint > 0' });
-const CANCELLED_EVENT = eventInsertSql(18, { name: 'cancelled_event', from: 'reversed_event', where: '$11::boolean' });
+);
 
 /**
  * The refund; its reversal entry when it reverses cents; the cancellation when it leaves no
  * premium; and their events, premium.reversed first (the cancellation's reads the reversal's row,
  * so its sequence number comes after).
  */
-const WRITE_REFUND: HotStatement = {
-  name: 'op_write_refund',
-  text: `WITH r AS (
+const WRITE_REFUND = lazyStatement('op_write_refund', () => {
+  /** The cancellation's audit row, as cancelOrder writes it, with the cancellation event's actor and time. */
+  const CANCELLED_AUDIT = cancellationAuditSql({ storeId: '$1::uuid', orderId: '$2::uuid', actorKind: '$20::actor_kind', actorId: '$21', cause: "'refund'", at: '$23::timestamptz', when: '$11::boolean' });
+  /** The reversal's event follows the refund's eleven parameters, the cancellation's follows it. */
+  const REVERSED_EVENT = eventInsertSql(12, { name: 'reversed_event', from: 'r', where: '$6::bigint > 0' });
+  const CANCELLED_EVENT = eventInsertSql(18, { name: 'cancelled_event', from: 'reversed_event', where: '$11::boolean' });
+  return `WITH r AS (
            INSERT INTO refunds (store_id, order_id, source_refund_id, amount_cents, protection_refunded_cents, reversed_cents, note, refunded_at, received_at)
            VALUES ($1::uuid, $2::uuid, $3, $4::bigint, $5::bigint, $6::bigint, $7, $8::timestamptz, $9::timestamptz)
            RETURNING id
@@ -196,5 +194,5 @@ const WRITE_REFUND: HotStatement = {
          ), cancelled_deliveries AS (
            ${CANCELLED_EVENT.deliveries}
          )
-         SELECT id FROM r`,
-};
+         SELECT id FROM r`;
+});

@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.js';
 import { billingStatement, monthBounds, type BillingStatementRecord } from './billing.js';
 import { OVERVIEW_DAYS } from '../../../contract/console/overview.js';
 import { OPEN_CLAIM_STATUSES } from '../claims/index.js';
-import type { Scope } from '../access/actor.js';
+import type { Scope } from '../access/index.js';
 const DAY_MS = 86_400_000;
 
 export interface StoreOverview {

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { type ClaimPagePatch } from '../../../contract/console/settings.js';
 import type { Database } from '../../db/client.js';
 import type { ClaimWindowSettings } from './claim-windows.js';
-import { AppError } from '../kernel/errors.js';
+import { AppError } from '../kernel/index.js';
 
 export type ClaimPageChange = z.output<typeof ClaimPagePatch>;
 

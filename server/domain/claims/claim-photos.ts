@@ -1,7 +1,7 @@
 // Photos of a damaged parcel (docs/shopper-claims.md), as kept: read by their order or claim, and
 // swept a day after their upload (upload-claim-photo.ts) when no claim took them.
 import type { Database, Transaction } from '../../db/client.js';
-import { AppError } from '../kernel/errors.js';
+import { AppError } from '../kernel/index.js';
 import type { PhotoStore } from './photo-store.js';
 
 /** The longer side of a stored photo: enough to judge damage, a fraction of a phone camera's file. */

@@ -5,9 +5,9 @@
 import type { z } from 'zod';
 import type { CLAIM_CHANNELS, CLAIM_STATUSES, ClaimRequest } from '../../../contract/claims.js';
 import type { Database, Prisma, Transaction } from '../../db/client.js';
-import type { Actor } from '../access/actor.js';
-import { AppError } from '../kernel/errors.js';
-import { assertUniqueIds } from '../kernel/ids.js';
+import type { Actor } from '../access/index.js';
+import { AppError, assertUniqueIds } from '../kernel/index.js';
+
 import { photosOfClaims, type ClaimPhotoRecord } from './claim-photos.js';
 
 export type ClaimInput = z.output<typeof ClaimRequest>;

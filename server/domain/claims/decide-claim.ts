@@ -1,12 +1,12 @@
 // Deciding a claim: moving it to its next status, with the note that says why, as its history,
 // audit row and claim.status_changed event record it.
 import type { Database } from '../../db/client.js';
-import { actorColumns, type Scope } from '../access/actor.js';
-import { recordAudit } from '../access/audit.js';
-import { emitEvent, newEvent } from '../events/events.js';
-import { appliedAt, type Clock } from '../kernel/clock.js';
-import { AppError } from '../kernel/errors.js';
-import { isUuid } from '../kernel/ids.js';
+import { actorColumns, recordAudit, type Scope } from '../access/index.js';
+
+import { emitEvent, newEvent } from '../events/index.js';
+import { AppError, appliedAt, type Clock, isUuid } from '../kernel/index.js';
+
+
 import { toClaimResponse } from './claim-payload.js';
 import { CLAIM_TRANSITIONS, claimInclude, claimNotFound, OPEN_CLAIM_STATUSES, withPhotosOne, type ClaimRecord, type ClaimStatus } from './claim-record.js';
 

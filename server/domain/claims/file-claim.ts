@@ -1,11 +1,11 @@
 // Filing a claim: the one function behind the API, the claim page and the operator's CLI.
 import type { FieldError } from '../../../contract/errors.js';
 import { isUniqueViolation, type Database, type Transaction } from '../../db/client.js';
-import { actorColumns, type Scope } from '../access/actor.js';
-import { recordAudit } from '../access/audit.js';
-import { emitEvent, newEvent } from '../events/events.js';
-import { AppError } from '../kernel/errors.js';
-import { lockExistingOrderRow } from '../orders/order-lock.js';
+import { actorColumns, recordAudit, type Scope } from '../access/index.js';
+
+import { emitEvent, newEvent } from '../events/index.js';
+import { AppError } from '../kernel/index.js';
+import { lockExistingOrderRow } from '../orders/index.js';
 import { toClaimResponse } from './claim-payload.js';
 import {
   assertUniqueItems,

@@ -1,6 +1,6 @@
 // Filing a shopper's claim from the claim page: through the one fileClaim, as the shopper.
 import type { Database } from '../../db/client.js';
-import type { Scope, ShopperActor } from '../access/actor.js';
+import type { Scope, ShopperActor } from '../access/index.js';
 import type { ClaimInput, ClaimRecord } from './claim-record.js';
 import { fileClaim } from './file-claim.js';
 import { shopperOrderRef } from './shopper-order.js';

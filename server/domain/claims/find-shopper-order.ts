@@ -2,8 +2,8 @@
 // email it was placed with, in constant time, answering the same whatever the reason it fails.
 import { timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/client.js';
-import type { Scope, ShopperActor } from '../access/actor.js';
-import { recordAudit } from '../access/audit.js';
+import type { Scope, ShopperActor } from '../access/index.js';
+import { recordAudit } from '../access/index.js';
 
 /** The one answer to a lookup that finds nothing, whatever the reason. */
 export const NO_MATCHING_ORDER = 'No order matches that order number and email. Check both against your order confirmation.';

@@ -1,11 +1,11 @@
 // Reading claims: one by id, an order's, the store's queue, and a claim's history.
 import type { Database } from '../../db/client.js';
-import type { Scope } from '../access/actor.js';
-import { withActorLabels } from '../access/actor-labels.js';
-import { afterCursor, decodePageCursor, pageOf } from '../kernel/page-cursor.js';
-import { isUuid } from '../kernel/ids.js';
-import { orderNotFound } from '../orders/order-lock.js';
-import { toStoreContext, type StoreContext } from '../stores/stores.js';
+import type { Scope } from '../access/index.js';
+import { withActorLabels } from '../access/index.js';
+import { afterCursor, decodePageCursor, isUuid, pageOf } from '../kernel/index.js';
+
+import { orderNotFound } from '../orders/index.js';
+import { toStoreContext, type StoreContext } from '../stores/index.js';
 import { claimInclude, claimNotFound, withPhotos, withPhotosOne, type ClaimRecord, type ClaimStatus } from './claim-record.js';
 
 export async function getClaim(db: Database, scope: Scope, id: string): Promise<ClaimRecord> {

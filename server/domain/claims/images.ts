@@ -5,7 +5,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { PHOTO_TYPES } from '../../../contract/shopper/index.js';
-import { AppError } from '../kernel/errors.js';
+import { AppError } from '../kernel/index.js';
 
 export interface StoredImage {
   bytes: Buffer;

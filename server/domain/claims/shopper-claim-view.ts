@@ -1,8 +1,8 @@
 // A claim of the shopper's order as the claim page shows it: its items by name, and its history
 // with the store's notes (never who wrote them).
 import type { Database } from '../../db/client.js';
-import type { Scope, ShopperActor } from '../access/actor.js';
-import { AppError } from '../kernel/errors.js';
+import type { Scope, ShopperActor } from '../access/index.js';
+import { AppError } from '../kernel/index.js';
 import type { ClaimRecord, ClaimStatus } from './claim-record.js';
 import { findClaimOfOrder } from './get-claim.js';
 import { shopperOrderRef, type ParcelItem } from './shopper-order.js';

@@ -1,8 +1,8 @@
 // What the claim page shows of the shopper's order: its lines, its parcels with their scans and
 // claim windows, and its claims.
 import type { Database } from '../../db/client.js';
-import type { Scope, ShopperActor } from '../access/actor.js';
-import { isCarrierSlug, type CarrierSlug } from '../shipments/carriers.js';
+import type { Scope, ShopperActor } from '../access/index.js';
+import { isCarrierSlug, type CarrierSlug } from '../shipments/index.js';
 import { claimPageSettings, type ClaimPageSettings } from './claim-page-settings.js';
 import { OPEN_CLAIM_STATUSES, type ClaimRecord, type ClaimStatus } from './claim-record.js';
 import { claimWindows, deliveredOn, type ClaimWindow } from './claim-windows.js';

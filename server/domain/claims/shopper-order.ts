@@ -1,8 +1,8 @@
 // The shopper's order: the one order of a claim-page session, still holding its shopper's email (an
 // erasure ends every session on it), in the session's store. Every shopper read goes through it.
 import type { Database } from '../../db/client.js';
-import type { Scope, ShopperActor } from '../access/actor.js';
-import { AppError } from '../kernel/errors.js';
+import type { Scope, ShopperActor } from '../access/index.js';
+import { AppError } from '../kernel/index.js';
 
 export const sessionEnded = () => new AppError('unauthorized', 'Your session has ended. Look up your order again.');
 

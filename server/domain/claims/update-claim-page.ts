@@ -4,9 +4,9 @@
 import { createHash } from 'node:crypto';
 import { CLAIM_WINDOW_DAYS } from '../../../contract/console/settings.js';
 import type { Database } from '../../db/client.js';
-import type { Scope } from '../access/actor.js';
-import { recordAudit } from '../access/audit.js';
-import { AppError } from '../kernel/errors.js';
+import type { Scope } from '../access/index.js';
+import { recordAudit } from '../access/index.js';
+import { AppError } from '../kernel/index.js';
 import { LOGO_MAX_SIDE, type ClaimPageChange } from './claim-page-settings.js';
 import { reencodeImage } from './images.js';
 

@@ -3,9 +3,9 @@
 // kept unattached, for that order only, until a claim names it, and swept a day later if none
 // does. Each is re-encoded as a JPEG without metadata before anything keeps it (images.ts).
 import type { Database } from '../../db/client.js';
-import type { Scope, ShopperActor } from '../access/actor.js';
-import { recordAudit } from '../access/audit.js';
-import { AppError } from '../kernel/errors.js';
+import type { Scope, ShopperActor } from '../access/index.js';
+import { recordAudit } from '../access/index.js';
+import { AppError } from '../kernel/index.js';
 import { MAX_UNATTACHED_PHOTOS_PER_ORDER, PHOTO_MAX_SIDE, toPhotoRecord, type ClaimPhotoRecord } from './claim-photos.js';
 import { reencodeImage } from './images.js';
 import type { PhotoStore } from './photo-store.js';

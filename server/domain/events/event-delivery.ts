@@ -9,10 +9,10 @@
 import { Webhook } from 'standardwebhooks';
 import { EVENT_ID_HEADER, EVENT_SIGNATURE_HEADER, EVENT_TIMESTAMP_HEADER, type EventType } from '../../../contract/merchant-events.js';
 import type { Database, Transaction } from '../../db/client.js';
-import type { Actor } from '../access/actor.js';
-import type { Scope } from '../access/actor.js';
-import { recordAudit } from '../access/audit.js';
-import { AppError } from '../kernel/errors.js';
+import type { Actor, Scope } from '../access/index.js';
+
+import { recordAudit } from '../access/index.js';
+import { AppError } from '../kernel/index.js';
 import { eventBody, findEventOfStore, type Page } from './events.js';
 import { endpointNotFound, subscribesTo } from './webhook-endpoints.js';
 

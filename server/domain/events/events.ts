@@ -6,10 +6,10 @@
 // write nothing, so they emit nothing.
 import type { EventData, EventType, MerchantEvent } from '../../../contract/merchant-events.js';
 import type { Database, Transaction } from '../../db/client.js';
-import { actorColumns, type Actor } from '../access/actor.js';
-import { AppError } from '../kernel/errors.js';
+import { actorColumns, type Actor } from '../access/index.js';
+import { AppError } from '../kernel/index.js';
 import { receivesSql } from './webhook-endpoints.js';
-import type { Scope } from '../access/actor.js';
+import type { Scope } from '../access/index.js';
 
 /** An event about to be written: its type and its data, the object as the API returns it. */
 export type NewEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];

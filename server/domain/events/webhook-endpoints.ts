@@ -13,9 +13,9 @@ import {
 import type { FieldError } from '../../../contract/errors.js';
 import type { Database } from '../../db/client.js';
 import { endpointUrlProblems } from './endpoint-urls.js';
-import type { Scope } from '../access/actor.js';
-import { recordAudit } from '../access/audit.js';
-import { AppError } from '../kernel/errors.js';
+import type { Scope } from '../access/index.js';
+import { recordAudit } from '../access/index.js';
+import { AppError } from '../kernel/index.js';
 
 export type EndpointInput = z.output<typeof WebhookEndpointRequest>;
 export type EndpointPatch = z.output<typeof WebhookEndpointUpdateRequest>;

@@ -6,12 +6,12 @@
 import type { Database } from '../../db/client.js';
 import type { CANCELLATION_CAUSES } from '../../../contract/merchant-events.js';
 import { toOrderResponse } from './order-payload.js';
-import type { Actor, Scope } from '../access/actor.js';
-import { recordAudit } from '../access/audit.js';
-import { appliedAt, type Clock } from '../kernel/clock.js';
-import { emitEvent, newEvent } from '../events/events.js';
+import type { Actor, Scope } from '../access/index.js';
+import { recordAudit } from '../access/index.js';
+import { AppError, appliedAt, type Clock } from '../kernel/index.js';
+import { emitEvent, newEvent } from '../events/index.js';
 import { hasOpenClaim } from '../claims/index.js';
-import { AppError } from '../kernel/errors.js';
+
 import { toOrderRecord, orderInclude, type OrderRecord } from './order-record.js';
 import { lockOrder } from './update-order.js';
 

@@ -2,12 +2,12 @@
 // statement. The (store_id, source_order_id) unique index refuses a duplicate, so retries on any
 // number of instances give exactly one order (409 for the others).
 import { randomUUID } from 'node:crypto';
-import { isUniqueViolation, hotQuery, type Database, type HotStatement } from '../../db/client.js';
+import { hotQuery, isUniqueViolation, lazyStatement, type Database } from '../../db/client.js';
 import { toOrderResponse } from './order-payload.js';
-import type { Actor, Scope } from '../access/actor.js';
-import { eventInsertSql, eventParameters, newEvent } from '../events/events.js';
-import { AppError } from '../kernel/errors.js';
-import { assertUniqueIds } from '../kernel/ids.js';
+import type { Actor, Scope } from '../access/index.js';
+import { eventInsertSql, eventParameters, newEvent } from '../events/index.js';
+import { AppError, assertUniqueIds } from '../kernel/index.js';
+
 import { getOrder } from './get-order.js';
 import { toOrderRecord, lineItemRows, type AddressValue, type LineItemInput, type OrderCreateInput, type OrderPricing, type OrderRecord, type PricingSource } from './order-record.js';
 import { priceNewOrder, pricingColumns, pricingRequestOf } from './price-order.js';
@@ -212,8 +212,6 @@ const LINES = ORDER_INSERT_COLUMNS.length + 2;
 const PREMIUM = LINES + 1;
 const QUOTE = LINES + 2;
 const EVENT = LINES + 3;
-/** The event's data: the JSON text before the order number, the number, the text after it. */
-const EVENT_SQL = eventInsertSql(EVENT, { data: `($${EVENT + 4}::text || to_json(o.order_number)::text || $${EVENT + 6}::text)::json`, from: 'o' });
 
 /**
  * A new order, its lines, when there is a premium its booking (dated to when the order was placed,
@@ -221,9 +219,10 @@ const EVENT_SQL = eventInsertSql(EVENT, { data: `($${EVENT + 4}::text || to_json
  * statement: all of it lands or none does, without a transaction. Prisma's nested create with the include it answered with took eight round trips,
  * BEGIN to COMMIT. The (store_id, source_order_id) unique index refuses a duplicate.
  */
-const INSERT_ORDER: HotStatement = {
-  name: 'op_insert_order',
-  text: `WITH o AS (
+const INSERT_ORDER = lazyStatement('op_insert_order', () => {
+  /** The event's data: the JSON text before the order number, the number, the text after it. */
+  const EVENT_SQL = eventInsertSql(EVENT, { data: `($${EVENT + 4}::text || to_json(o.order_number)::text || $${EVENT + 6}::text)::json`, from: 'o' });
+  return `WITH o AS (
            INSERT INTO orders (id, ${ORDER_INSERT_COLUMNS.map(([column]) => column).join(', ')})
            VALUES ($1::uuid, ${ORDER_INSERT_COLUMNS.map(([, sqlType], index) => placeholder(index + 2, sqlType)).join(', ')})
            RETURNING id, order_number, store_id, source_created_on
@@ -241,8 +240,8 @@ const INSERT_ORDER: HotStatement = {
          ), deliveries AS (
            ${EVENT_SQL.deliveries}
          )
-         SELECT order_number FROM o`,
-};
+         SELECT order_number FROM o`;
+});
 
 /** Line items as the insert's jsonb_to_recordset reads them (snake_case columns). */
 function lineItemJson(items: readonly LineItemRow[]) {

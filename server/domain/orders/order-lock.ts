@@ -2,7 +2,7 @@
 // platform's fulfilment or refund), takes its row first: changes to one order queue up, and two
 // transactions never wait on each other's foreign-key checks in opposite orders (a deadlock).
 import type { Transaction } from '../../db/client.js';
-import { AppError } from '../kernel/errors.js';
+import { AppError } from '../kernel/index.js';
 
 export function orderNotFound(sourceOrderId: string): AppError {
   return new AppError('not_found', `No order with source_order_id "${sourceOrderId}" in this store.`);

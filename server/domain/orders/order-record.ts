@@ -5,9 +5,9 @@ import type { z } from 'zod';
 import type { Address } from '../../../contract/common.js';
 import type { OrderRequest, OrderUpdateRequest } from '../../../contract/orders.js';
 import { hotQuery, type Database, type HotStatement, type Prisma } from '../../db/client.js';
-import { ledgerTotals } from '../billing/ledger.js';
-import type { PricingTerms } from '../quotes/pricing.js';
-import { hasPersonalData } from '../privacy/personal-data.js';
+import { ledgerTotals } from '../billing/index.js';
+import type { PricingTerms } from '../quotes/index.js';
+import { hasPersonalData } from '../privacy/index.js';
 
 export type OrderCreateInput = z.output<typeof OrderRequest>;
 export type OrderUpdateInput = z.output<typeof OrderUpdateRequest>;

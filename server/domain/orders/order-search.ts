@@ -2,12 +2,12 @@
 // by the shopper's email through its keyed hash (customer-data.ts), newest first, a page at a
 // time; and everything that happened to one order, for its page.
 import type { Database } from '../../db/client.js';
-import type { Scope } from '../access/actor.js';
+import type { Scope } from '../access/index.js';
 import { listClaims, type ClaimRecord } from '../claims/index.js';
-import { ledgerTotals } from '../billing/ledger.js';
-import { afterCursor, decodePageCursor, pageOf, type PageCursor } from '../kernel/page-cursor.js';
+import { ledgerTotals } from '../billing/index.js';
+import { afterCursor, decodePageCursor, pageOf, type PageCursor } from '../kernel/index.js';
 import { getOrder, type OrderRecord } from './index.js';
-import { hasPersonalData } from '../privacy/personal-data.js';
+import { hasPersonalData } from '../privacy/index.js';
 import { listOrderShipments, type ShipmentRecord } from '../shipments/index.js';
 
 export interface OrderSummary {

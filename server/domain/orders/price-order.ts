@@ -1,9 +1,9 @@
 // What a new order pays, and how the order records what priced it: a resolved quote, the sender's
 // own figure (platform pushes), or the store's configured rate (README, Concepts, "Pricing").
 import type { Database } from '../../db/client.js';
-import { coveredAmountCents, priceCoverage } from '../quotes/pricing.js';
-import { resolveQuote } from '../quotes/quotes.js';
-import type { StoreContext } from '../stores/stores.js';
+import { coveredAmountCents, priceCoverage, resolveQuote } from '../quotes/index.js';
+
+import type { StoreContext } from '../stores/index.js';
 import type { OrderColumns } from './create-order.js';
 import type { OrderCreateInput, OrderPricing } from './order-record.js';
 

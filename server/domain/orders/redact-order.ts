@@ -4,11 +4,11 @@
 // answered to them), and the answers kept for idempotency keys. Money and the facts of the order stay: ids, amounts, line items, shipments,
 // tracking history, claims without their texts, and the whole premium ledger.
 import { Prisma, type Database, type Transaction } from '../../db/client.js';
-import type { Scope } from '../access/actor.js';
-import { recordAudit } from '../access/audit.js';
+import type { Scope } from '../access/index.js';
+import { recordAudit } from '../access/index.js';
 import { hasOpenClaim } from '../claims/index.js';
-import { addressInputOf, forgetAddressLookups } from '../addresses/address-verification.js';
-import { AppError } from '../kernel/errors.js';
+import { addressInputOf, forgetAddressLookups } from '../addresses/index.js';
+import { AppError } from '../kernel/index.js';
 import { orderInclude, toOrderRecord, type OrderRecord } from './order-record.js';
 import { lockOrder } from './update-order.js';
 

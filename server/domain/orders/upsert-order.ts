@@ -3,9 +3,9 @@
 // sends the whole order to the update route (docs/route-compatibility.md). Only stores with the
 // route client profile get it; for every other store this is the documented update, 404 included.
 import type { Database } from '../../db/client.js';
-import type { Scope } from '../access/actor.js';
-import type { Clock } from '../kernel/clock.js';
-import { AppError } from '../kernel/errors.js';
+import type { Scope } from '../access/index.js';
+import type { Clock } from '../kernel/index.js';
+import { AppError } from '../kernel/index.js';
 import { createOrder, OrderExistsError } from './create-order.js';
 import type { OrderCreateInput, OrderRecord, OrderUpdateInput } from './order-record.js';
 import { updateOrder } from './update-order.js';

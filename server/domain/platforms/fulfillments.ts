@@ -1,6 +1,6 @@
 // fulfillment.created from a platform: each tracking number becomes a shipment of the order through
 // the same code as POST /v1/shipments. fulfillment.id makes a redelivery a no-op.
-import type { PlatformActor, Scope } from '../access/actor.js';
+import type { PlatformActor, Scope } from '../access/index.js';
 import type { z } from 'zod';
 import type { FulfillmentCreatedMessage } from '../../../contract/webhooks.js';
 import type { Database } from '../../db/client.js';

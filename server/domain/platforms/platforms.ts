@@ -1,12 +1,12 @@
 // Commerce platforms that push messages, and which stores take them (README, Platform webhooks).
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/client.js';
-import type { Scope, ServiceScope } from '../access/actor.js';
-import { recordAudit } from '../access/audit.js';
-import { AppError } from '../kernel/errors.js';
-import { SLUG_PATTERN, SLUG_RULE } from '../stores/slug.js';
-import { toStoreContext, type StoreContext } from '../stores/stores.js';
-import type { PlatformCaches } from '../access/api-key-cache.js';
+import type { PlatformCaches, Scope, ServiceScope } from '../access/index.js';
+import { recordAudit } from '../access/index.js';
+import { AppError } from '../kernel/index.js';
+import { SLUG_PATTERN, SLUG_RULE, type StoreContext, toStoreContext } from '../stores/index.js';
+
+
 
 export const MIN_SECRET_LENGTH = 16;
 

@@ -7,12 +7,12 @@ import { MAX_AMOUNT_CENTS } from '../../../contract/money.js';
 import type { OrderPlacedMessage } from '../../../contract/webhooks.js';
 import type pg from 'pg';
 import type { Database, HotStatement } from '../../db/client.js';
-import type { PlatformActor, Scope } from '../access/actor.js';
-import type { StoreContext } from '../stores/stores.js';
-import { AppError } from '../kernel/errors.js';
-import { ledgerTotals } from '../billing/ledger.js';
-import { insertOrder, lineItemRows, priceNewOrder, pricingColumns, type LineItemRow } from '../orders/index.js';
-import { findProtectionLine } from '../orders/protection-line.js';
+import type { PlatformActor, Scope } from '../access/index.js';
+import type { StoreContext } from '../stores/index.js';
+import { AppError } from '../kernel/index.js';
+import { ledgerTotals } from '../billing/index.js';
+import { findProtectionLine, insertOrder, type LineItemRow, lineItemRows, priceNewOrder, pricingColumns } from '../orders/index.js';
+
 
 export type OrderPlaced = z.output<typeof OrderPlacedMessage>;
 type PushedOrder = OrderPlaced['order'];

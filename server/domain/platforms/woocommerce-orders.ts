@@ -3,12 +3,12 @@
 // read into the documented order request by server/wire/woocommerce-order.ts; here it meets the
 // same order operations as REST: create, update, cancel.
 import type { Database } from '../../db/client.js';
-import type { Actor, Mode, Scope } from '../access/actor.js';
-import type { Clock } from '../kernel/clock.js';
-import { AppError } from '../kernel/errors.js';
-import { isUuid } from '../kernel/ids.js';
+import type { Actor, Mode, Scope } from '../access/index.js';
+import type { Clock } from '../kernel/index.js';
+import { AppError, isUuid } from '../kernel/index.js';
+
 import { cancelOrder, getOrder, upsertOrder, type OrderCreateInput, type OrderUpdateInput } from '../orders/index.js';
-import { toStoreContext, type StoreContext } from '../stores/stores.js';
+import { toStoreContext, type StoreContext } from '../stores/index.js';
 
 /** A secret a delivery may be signed with, and who signing with it is. */
 export interface WooCommerceSigner {

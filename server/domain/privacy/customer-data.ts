@@ -4,7 +4,7 @@
 // the privacy_requests migration), so the lookup is an index probe that names no email.
 import type { Database } from '../../db/client.js';
 import type { ClaimReason, ClaimStatus } from '../../db/generated/client.js';
-import type { Scope } from '../access/actor.js';
+import type { Scope } from '../access/index.js';
 import { redactOrders } from '../orders/index.js';
 import { recordPrivacyRequest, settlePrivacyRequest, type PrivacyRequestRecord, type SourceRequest } from './privacy-requests.js';
 

@@ -4,10 +4,10 @@
 // Then the daily job erases it, order by order, each in a short transaction of its own (the same
 // erasure a store asks for: orders/redact-order.ts). An order with an open claim waits.
 import type { Database } from '../../db/client.js';
-import { actingFor, type Scope, type ServiceScope } from '../access/actor.js';
-import { findStoreById } from '../stores/stores.js';
+import { actingFor, type Scope, type ServiceScope } from '../access/index.js';
+import { findStoreById } from '../stores/index.js';
 import { OPEN_CLAIM_STATUSES } from '../claims/index.js';
-import { AppError } from '../kernel/errors.js';
+import { AppError } from '../kernel/index.js';
 import { redactOrder } from '../orders/index.js';
 import { HOLDS_PERSONAL_DATA } from './personal-data.js';
 

@@ -7,9 +7,9 @@
 // the first record, and the unique index (not a prior read) decides which delivery recorded it.
 import type { Database, Transaction } from '../../db/client.js';
 import type { PrivacyRequest, PrivacyRequestKind, PrivacyRequestStatus } from '../../db/generated/client.js';
-import { actorColumns, type Actor } from '../access/actor.js';
-import { recordAudit } from '../access/audit.js';
-import type { Scope } from '../access/actor.js';
+import { type Actor, actorColumns, recordAudit } from '../access/index.js';
+
+import type { Scope } from '../access/index.js';
 
 export type { PrivacyRequestKind, PrivacyRequestStatus };
 

@@ -4,11 +4,11 @@
 // The erasure job (jobs/privacy-requests.ts) carries out what is due, order by order, as the
 // retention job does; orders with an open claim wait for it, and the request stays pending.
 import type { Database } from '../../db/client.js';
-import { actingFor, type Scope, type ServiceScope } from '../access/actor.js';
-import { findStoreById } from '../stores/stores.js';
+import { actingFor, recordAudit, type Scope, type ServiceScope } from '../access/index.js';
+import { findStoreById } from '../stores/index.js';
 import { retryWithheldOrders } from './customer-data.js';
-import { recordAudit } from '../access/audit.js';
-import { AppError } from '../kernel/errors.js';
+
+import { AppError } from '../kernel/index.js';
 import { redactOrders } from '../orders/index.js';
 import { HOLDS_PERSONAL_DATA } from './personal-data.js';
 import { recordPrivacyRequest, settlePrivacyRequest, type PrivacyRequestRecord, type SourceRequest } from './privacy-requests.js';

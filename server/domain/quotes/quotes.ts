@@ -2,11 +2,11 @@
 import type { z } from 'zod';
 import type { QuoteRequest } from '../../../contract/quotes.js';
 import { hotQuery, type Database, type HotStatement } from '../../db/client.js';
-import type { Scope } from '../access/actor.js';
-import { AppError } from '../kernel/errors.js';
-import { isUuid } from '../kernel/ids.js';
+import type { Scope } from '../access/index.js';
+import { AppError, isUuid } from '../kernel/index.js';
+
 import { priceCoverage, type PricingTerms } from './pricing.js';
-import type { StoreContext } from '../stores/stores.js';
+import type { StoreContext } from '../stores/index.js';
 
 export type QuoteInput = z.output<typeof QuoteRequest>;
 

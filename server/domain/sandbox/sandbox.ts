@@ -11,15 +11,15 @@
 // - A WooCommerce delivery signed with a test key's derived secret validates and books nothing.
 import { randomInt, randomUUID } from 'node:crypto';
 import { hotQuery, isUniqueViolation, type Database, type HotStatement } from '../../db/client.js';
-import type { Mode, PlatformActor, Scope } from '../access/actor.js';
-import type { RefundAcknowledgement, RefundCreated } from '../billing/refunds.js';
-import { reverseRefund } from '../billing/refunds.js';
-import type { Clock } from '../kernel/clock.js';
-import { fulfilledParcels, ingestFulfillment, type FulfillmentAcknowledgement, type FulfillmentCreated } from '../platforms/fulfillments.js';
-import { ingestPushedOrder, orderNotYetIngested, pushedOrderMode, readPushedOrder, type OrderPlaced, type PushAcknowledgement } from '../platforms/pushed-orders.js';
-import { applyWooCommerceEvent, readableWholeOrder, type WooCommerceOrderEvent, type WooCommerceOutcome } from '../platforms/woocommerce-orders.js';
-import { settleVerification, type AddressInput, type Verification } from '../addresses/addresses.js';
-import { OUTSIDE_US, standardizeUsAddress, testModeVerification, verifyAddress, type VerificationSettings } from '../addresses/address-verification.js';
+import type { Mode, PlatformActor, Scope } from '../access/index.js';
+import type { RefundAcknowledgement, RefundCreated } from '../billing/index.js';
+import { reverseRefund } from '../billing/index.js';
+import type { Clock } from '../kernel/index.js';
+import { applyWooCommerceEvent, fulfilledParcels, type FulfillmentAcknowledgement, type FulfillmentCreated, ingestFulfillment, ingestPushedOrder, orderNotYetIngested, type OrderPlaced, type PushAcknowledgement, pushedOrderMode, readableWholeOrder, readPushedOrder, type WooCommerceOrderEvent, type WooCommerceOutcome } from '../platforms/index.js';
+
+
+import { type AddressInput, OUTSIDE_US, settleVerification, standardizeUsAddress, testModeVerification, type Verification, type VerificationSettings, verifyAddress } from '../addresses/index.js';
+
 import { assertUniqueItems, claimChannelOf, claimItems, fileClaim, type ClaimInput, type ClaimRecord } from '../claims/index.js';
 import {
   assertUniqueLineItemIds,
@@ -31,7 +31,7 @@ import {
   type OrderCreateInput,
   type OrderRecord,
 } from '../orders/index.js';
-import { assertMerchantIdFits, createQuote, priceQuote, type QuoteInput, type QuoteRecord } from '../quotes/quotes.js';
+import { assertMerchantIdFits, createQuote, priceQuote, type QuoteInput, type QuoteRecord } from '../quotes/index.js';
 import { createShipment, newShipmentRecord, resolveCourier, type ShipmentInput, type ShipmentRecord, type ShipmentTracking } from '../shipments/index.js';
 
 const testId = () => `test_${randomUUID()}`;

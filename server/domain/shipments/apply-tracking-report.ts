@@ -2,8 +2,8 @@
 // report is older than one already applied.
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client.js';
-import type { Actor } from '../access/actor.js';
-import { appliedAt, clockAt } from '../kernel/clock.js';
+import type { Actor } from '../access/index.js';
+import { appliedAt, clockAt } from '../kernel/index.js';
 import type { DeliveryStatus, PollScheduler, TrackingCheckpoint, TrackingReport } from './tracking.js';
 import { emitDeliveryStatusChanged, shipmentInclude, toShipmentRecord } from './shipment-record.js';
 

@@ -1,11 +1,11 @@
 // Cancelling a shipment: refused while a claim on it is open; dated once its locks are held.
 import type { Database } from '../../db/client.js';
 import { toShipmentResponse } from './shipment-payload.js';
-import type { Scope } from '../access/actor.js';
-import { emitEvent, newEvent } from '../events/events.js';
+import type { Scope } from '../access/index.js';
+import { emitEvent, newEvent } from '../events/index.js';
 import { hasOpenClaim } from '../claims/index.js';
-import { appliedAt, type Clock } from '../kernel/clock.js';
-import { AppError } from '../kernel/errors.js';
+import { AppError, appliedAt, type Clock } from '../kernel/index.js';
+
 import { emitDeliveryStatusChanged, findShipment, shipmentInclude, shipmentNotFound, type ShipmentRecord, toShipmentRecord } from './shipment-record.js';
 
 export async function cancelShipment(db: Database, scope: Scope, trackingNumber: string, clock: Clock): Promise<ShipmentRecord> {

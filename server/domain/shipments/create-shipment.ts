@@ -3,12 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FieldError } from '../../../contract/errors.js';
 import type pg from 'pg';
-import { inConnectionTransaction, type Database, type HotStatement } from '../../db/client.js';
+import { inConnectionTransaction, lazyStatement, type Database, type HotStatement } from '../../db/client.js';
 import { toShipmentResponse } from './shipment-payload.js';
-import { actorColumns, type Actor, type Scope } from '../access/actor.js';
-import { eventInsertSql } from '../events/events.js';
-import { AppError } from '../kernel/errors.js';
-import { orderNotFound } from '../orders/order-lock.js';
+import { actorColumns, type Actor, type Scope } from '../access/index.js';
+import { eventInsertSql } from '../events/index.js';
+import { AppError } from '../kernel/index.js';
+import { orderNotFound } from '../orders/index.js';
 import { resolveCourier, type ResolvedCourier } from './resolve-courier.js';
 import type { ShipmentInput, ShipmentRecord, ShipmentTracking } from './shipment-record.js';
 
@@ -161,19 +161,17 @@ const LOCK_ORDER_LINES: HotStatement = {
             FOR UPDATE OF o`,
 };
 
-/** Each shipment's event, its data read from the input row that made the shipment. */
-const SHIPMENT_EVENT = eventInsertSql(
-  { storeId: '$1::uuid', type: "'shipment.created'", actorKind: '$7::actor_kind', actorId: '$8', data: "i.item -> 'event'", at: '$5::timestamptz' },
-  { from: "s JOIN input i ON (i.item ->> 'id')::uuid = s.id" },
-);
-
 /**
  * $1 store, $2 the order's source id, $3 the shipments (a JSON array, in the order to insert them),
  * $4 the tracking provider, $5 the time, $6 the fulfilment id or null, $7 and $8 the actor.
  */
-const INSERT_SHIPMENTS: HotStatement = {
-  name: 'op_insert_shipments',
-  text: `WITH o AS (
+const INSERT_SHIPMENTS = lazyStatement('op_insert_shipments', () => {
+  /** Each shipment's event, its data read from the input row that made the shipment. */
+  const SHIPMENT_EVENT = eventInsertSql(
+    { storeId: '$1::uuid', type: "'shipment.created'", actorKind: '$7::actor_kind', actorId: '$8', data: "i.item -> 'event'", at: '$5::timestamptz' },
+    { from: "s JOIN input i ON (i.item ->> 'id')::uuid = s.id" },
+  );
+  return `WITH o AS (
            SELECT id FROM orders WHERE store_id = $1::uuid AND source_order_id = $2 FOR UPDATE
          ), f AS (
            INSERT INTO fulfillments (store_id, order_id, source_fulfillment_id, received_at)
@@ -204,5 +202,5 @@ const INSERT_SHIPMENTS: HotStatement = {
          )
          SELECT EXISTS (SELECT 1 FROM o) AS order_found,
                 ($6::text IS NULL OR EXISTS (SELECT 1 FROM f)) AS fulfillment_recorded,
-                ARRAY(SELECT id::text FROM s) AS inserted`,
-};
+                ARRAY(SELECT id::text FROM s) AS inserted`;
+});

@@ -1,8 +1,8 @@
 // Reading shipments: by tracking number (the API), an order's (the console's order page), and the
 // order a shipment belongs to.
 import { hotQuery, type Database, type HotStatement } from '../../db/client.js';
-import type { Scope } from '../access/actor.js';
-import { AppError } from '../kernel/errors.js';
+import type { Scope } from '../access/index.js';
+import { AppError } from '../kernel/index.js';
 import { type CheckpointRow, CHECKPOINTS_PER_READ, shipmentInclude, shipmentNotFound, type ShipmentRecord, type ShipmentRow, toShipmentRecord } from './shipment-record.js';
 
 export async function getShipment(db: Database, scope: Scope, trackingNumber: string): Promise<ShipmentRecord> {

@@ -3,18 +3,42 @@
 // webhooks; both end in applyTrackingReport. One operation a file; this is the context's surface.
 export { applyTrackingReport } from './apply-tracking-report.js';
 export { cancelShipment } from './cancel-shipment.js';
-export { createShipment, insertShipments, newShipmentRecord, type NewParcel, type ShipmentsInsert } from './create-shipment.js';
+export { CARRIER_FORMATS, S10_OPERATOR_SLUGS } from './carrier-formats.js';
+export {
+  CARRIER_ALIASES,
+  CARRIER_SLUGS,
+  type CarrierSlug,
+  checkDigitValid,
+  type ChecksumSpec,
+  computeCheckDigit,
+  detectCarrier,
+  detectCarrierFormat,
+  isCarrierSlug,
+  matchCarrierFormats,
+  normalizeCourierId,
+} from './carriers.js';
+export { createShipment, insertShipments, type NewParcel, newShipmentRecord, type ShipmentsInsert } from './create-shipment.js';
 export { getShipment, listOrderShipments, shipmentOrder } from './get-shipment.js';
-export { applyProviderEvent, pollShipment, type PollOutcome } from './poll-shipment.js';
+export { applyProviderEvent, type PollOutcome, pollShipment } from './poll-shipment.js';
 export { resolveCourier, type ResolvedCourier } from './resolve-courier.js';
+export { toCheckpointResponse, toShipmentResponse } from './shipment-payload.js';
 export {
   CHECKPOINTS_PER_READ,
-  POLLING_GIVES_UP_AFTER_MS,
-  UNKNOWN_COURIER,
   type MerchantMessage,
+  POLLING_GIVES_UP_AFTER_MS,
   type ShipmentInput,
   type ShipmentRecord,
   type ShipmentTracking,
+  UNKNOWN_COURIER,
 } from './shipment-record.js';
-export { toCheckpointResponse, toShipmentResponse } from './shipment-payload.js';
-export { updateShipment, updateShipmentAsProfileAllows, type ShipmentUpdate } from './update-shipment.js';
+export {
+  type CarrierDeliveryStatus,
+  type CheckpointLocation,
+  type PollScheduler,
+  type ShipmentToTrack,
+  type TrackingCheckpoint,
+  type TrackingProvider,
+  type TrackingReport,
+  TrackingUnavailableError,
+} from './tracking.js';
+export { type ShipmentUpdate, updateShipment, updateShipmentAsProfileAllows } from './update-shipment.js';

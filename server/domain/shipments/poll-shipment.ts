@@ -1,7 +1,7 @@
 // Following a shipment: one poll of its provider, or a provider's webhook, each ending in
 // applyTrackingReport.
 import type { Database, Prisma } from '../../db/client.js';
-import type { Actor } from '../access/actor.js';
+import type { Actor } from '../access/index.js';
 import type { PollScheduler, TrackingProvider, TrackingReport } from './tracking.js';
 import { applyTrackingReport } from './apply-tracking-report.js';
 import { type MerchantMessage, POLLING_GIVES_UP_AFTER_MS, UNKNOWN_COURIER } from './shipment-record.js';

@@ -4,9 +4,9 @@ import type { z } from 'zod';
 import type { ShipmentRequest } from '../../../contract/shipments.js';
 import type { Database, Prisma, Transaction } from '../../db/client.js';
 import { toCheckpointResponse, toShipmentResponse } from './shipment-payload.js';
-import type { Actor } from '../access/actor.js';
-import { emitEvent, newEvent } from '../events/events.js';
-import { AppError } from '../kernel/errors.js';
+import type { Actor } from '../access/index.js';
+import { emitEvent, newEvent } from '../events/index.js';
+import { AppError } from '../kernel/index.js';
 import type { DeliveryStatus, PollScheduler, TrackingCheckpoint } from './tracking.js';
 
 export type ShipmentInput = z.output<typeof ShipmentRequest>;

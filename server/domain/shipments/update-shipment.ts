@@ -2,8 +2,8 @@
 // route-profile stores.
 import type { FieldError } from '../../../contract/errors.js';
 import type { Database, Prisma } from '../../db/client.js';
-import type { Scope } from '../access/actor.js';
-import { AppError } from '../kernel/errors.js';
+import type { Scope } from '../access/index.js';
+import { AppError } from '../kernel/index.js';
 import type { WholeBody } from '../orders/index.js';
 import { createShipment } from './create-shipment.js';
 import { namedCourier, unknownCourierIdMessage } from './resolve-courier.js';

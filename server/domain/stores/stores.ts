@@ -4,11 +4,11 @@ import { isUniqueViolation } from '../../db/client.js';
 import type { Store } from '../../db/generated/client.js';
 import { codePointLength } from '../../../contract/common.js';
 import type { FieldError } from '../../../contract/errors.js';
-import type { Scope, ServiceScope } from '../access/actor.js';
-import { recordAudit } from '../access/audit.js';
-import { AppError } from '../kernel/errors.js';
+import type { Scope, ServiceScope } from '../access/index.js';
+import { recordAudit } from '../access/index.js';
+import { AppError } from '../kernel/index.js';
 import { SLUG_PATTERN, SLUG_RULE } from './slug.js';
-import type { PricingTerms } from '../quotes/pricing.js';
+import type { PricingTerms } from '../quotes/index.js';
 
 export type QuoteOrigin = 'backend' | 'browser';
 

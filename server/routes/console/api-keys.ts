@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { consoleApiKeysContract } from '../../../contract/console/index.js';
-import { issueApiKey, listApiKeys, revokeApiKey } from '../../domain/access/api-keys.js';
-import { AppError } from '../../domain/kernel/errors.js';
+import { issueApiKey, listApiKeys, revokeApiKey } from '../../domain/access/index.js';
+import { AppError } from '../../domain/kernel/index.js';
 import type { AppDeps } from '../../deps.js';
 import { consoleOf } from '../../http/console-session.js';
 

@@ -6,9 +6,9 @@ import { initServer } from '@ts-rest/express';
 import type { Request, Response } from 'express';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import { consoleSessionContract } from '../../../contract/console/index.js';
-import { csrfTokenOf, destroySession, openSession, type ConsoleSessionRecord } from '../../domain/access/console-sessions.js';
-import { AppError } from '../../domain/kernel/errors.js';
-import { changePassword, normalizedEmail, setPasswordWithToken, verifyLogin } from '../../domain/access/merchant-users.js';
+import { changePassword, type ConsoleSessionRecord, csrfTokenOf, destroySession, normalizedEmail, openSession, setPasswordWithToken, verifyLogin } from '../../domain/access/index.js';
+import { AppError } from '../../domain/kernel/index.js';
+
 import type { AppDeps } from '../../deps.js';
 import { consoleOf, presentedSessionToken, setSessionCookie } from '../../http/console-session.js';
 

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { consoleSettingsContract } from '../../../contract/console/index.js';
-import { createMerchantUser, disableMerchantUser, enableMerchantUser, listMerchantUsers, type MerchantUser } from '../../domain/access/merchant-users.js';
-import { findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../../domain/stores/stores.js';
+import { createMerchantUser, disableMerchantUser, enableMerchantUser, listMerchantUsers, type MerchantUser } from '../../domain/access/index.js';
+import { findStoreBySlug, updateStoreDeclarations, type StoreContext } from '../../domain/stores/index.js';
 import type { AppDeps } from '../../deps.js';
 import { consoleOf } from '../../http/console-session.js';
 import { claimPageSettings, removeStoreLogo, setStoreLogo, toClaimPageResponse, updateClaimPage, type ClaimPageSettings } from '../../domain/claims/index.js';

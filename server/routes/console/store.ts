@@ -3,28 +3,28 @@
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { consoleBillingContract, consoleClaimsContract, consoleDevelopersContract, consoleOrdersContract, consoleOverviewContract, consoleShipmentsContract, CONSOLE_PAGE_LIMIT, type ConsoleClaimDetail } from '../../../contract/console/index.js';
-import { monthLedgerEntries, billingStatement } from '../../domain/billing/billing.js';
-import { CLAIM_TRANSITIONS, claimHistory, getClaim, listStoreClaims, decideClaim, type ClaimRecord } from '../../domain/claims/index.js';
-import { readClaimPhoto } from '../../domain/claims/index.js';
-import { orderHistory, searchOrders } from '../../domain/orders/order-search.js';
-import { getShipment, shipmentOrder, updateShipment, type ShipmentRecord } from '../../domain/shipments/index.js';
-import type { Scope } from '../../domain/access/actor.js';
-import { listDeliveries } from '../../domain/events/event-delivery.js';
-import { listEndpoints } from '../../domain/events/webhook-endpoints.js';
-import { listRequestLog } from '../../domain/access/request-log.js';
+import { billingStatement, monthLedgerEntries, storeOverview, toBillingStatementResponse } from '../../domain/billing/index.js';
+import { CLAIM_TRANSITIONS, claimHistory, type ClaimRecord, decideClaim, getClaim, listStoreClaims, readClaimPhoto, toClaimResponse } from '../../domain/claims/index.js';
+
+import { orderHistory, searchOrders, toOrderResponse } from '../../domain/orders/index.js';
+import { CARRIER_SLUGS, getShipment, normalizeCourierId, shipmentOrder, type ShipmentRecord, toShipmentResponse, updateShipment } from '../../domain/shipments/index.js';
+import type { Scope } from '../../domain/access/index.js';
+import { listDeliveries, listEndpoints } from '../../domain/events/index.js';
+
+import { listRequestLog } from '../../domain/access/index.js';
 import { DEFAULT_PAGE_LIMIT } from '../../../contract/merchant-events.js';
 import { toWebhookDeliveryResponse, toWebhookEndpointResponse } from '../../wire/merchant-events.js';
-import { CARRIER_SLUGS, normalizeCourierId } from '../../domain/shipments/carriers.js';
-import { AppError } from '../../domain/kernel/errors.js';
-import { storeOverview } from '../../domain/billing/store-overview.js';
+
+import { AppError } from '../../domain/kernel/index.js';
+
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../db/client.js';
 import { consoleOf } from '../../http/console-session.js';
-import { listConnectedPlatforms } from '../../domain/platforms/platforms.js';
-import { toBillingStatementResponse } from '../../domain/billing/statement-payload.js';
-import { toClaimResponse } from '../../domain/claims/index.js';
-import { toOrderResponse } from '../../domain/orders/order-payload.js';
-import { toShipmentResponse } from '../../domain/shipments/shipment-payload.js';
+import { listConnectedPlatforms } from '../../domain/platforms/index.js';
+
+
+
+
 import type { ConsoleShipmentDetail } from '../../../contract/console/index.js';
 
 const s = initServer();
