@@ -1,7 +1,7 @@
 // A billing statement as the API answers it; the admin CLI prints the same object.
 import type { z } from 'zod';
 import { centsToMajorNumber, type BillingStatement } from '../../../contract/index.js';
-import type { BillingStatementRecord } from './billing.js';
+import type { BillingStatementRecord } from './billing-statement.js';
 
 const money = (cents: number) => centsToMajorNumber(cents);
 

@@ -2,7 +2,7 @@
 // statement's, to the cent), the month's orders and how many chose protection, open claims, and
 // the daily net premium of the last 90 days.
 import type { Database } from '../../db/client.js';
-import { billingStatement, monthBounds, type BillingStatementRecord } from './billing.js';
+import { billingStatement, monthBounds, type BillingStatementRecord } from './billing-statement.js';
 import { OVERVIEW_DAYS } from '../../../contract/console/overview.js';
 import { OPEN_CLAIM_STATUSES } from '../claims/index.js';
 import type { Scope } from '../access/index.js';

@@ -7,14 +7,12 @@
 // retried can arrive after newer ones: that is the only reordering, and receivers should use
 // created_at (or read the object) when order matters.
 import { Webhook } from 'standardwebhooks';
-import { EVENT_ID_HEADER, EVENT_SIGNATURE_HEADER, EVENT_TIMESTAMP_HEADER, type EventType } from '../../../contract/merchant-events.js';
+import { EVENT_ID_HEADER, EVENT_SIGNATURE_HEADER, EVENT_TIMESTAMP_HEADER } from '../../../contract/merchant-events.js';
 import type { Database, Transaction } from '../../db/client.js';
-import type { Actor, Scope } from '../access/index.js';
+import type { Actor } from '../access/index.js';
 
 import { recordAudit } from '../access/index.js';
-import { AppError } from '../kernel/index.js';
-import { eventBody, findEventOfStore, type Page } from './events.js';
-import { endpointNotFound, subscribesTo } from './webhook-endpoints.js';
+import { eventBody } from './list-events.js';
 
 /**
  * Waits after each failed attempt, in seconds: 1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 14 h,
@@ -201,101 +199,4 @@ export async function deliveryLagSeconds(db: Database, now: Date): Promise<numbe
      WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}`;
   const oldest = rows[0]?.oldest ?? null;
   return oldest === null ? 0 : Math.max(0, (now.getTime() - oldest.getTime()) / 1000);
-}
-
-/** A delivery with its attempts, as the API answers it. */
-export interface DeliveryRecord {
-  id: string;
-  eventId: string;
-  eventType: EventType;
-  status: 'pending' | 'succeeded' | 'failed';
-  attemptCount: number;
-  nextAttemptAt: Date | null;
-  createdAt: Date;
-  attempts: Array<{ attemptedAt: Date; succeeded: boolean; statusCode: number | null; durationMs: number; error: string | null; responseBody: string | null }>;
-}
-
-const deliveryInclude = {
-  event: { select: { type: true } },
-  attempts: { orderBy: { id: 'desc' as const } },
-};
-
-function toDeliveryRecord(row: {
-  id: string;
-  eventId: string;
-  status: string;
-  attemptCount: number;
-  nextAttemptAt: Date | null;
-  createdAt: Date;
-  event: { type: string };
-  attempts: DeliveryRecord['attempts'];
-}): DeliveryRecord {
-  return {
-    id: row.id,
-    eventId: row.eventId,
-    eventType: row.event.type as EventType,
-    status: row.status as DeliveryRecord['status'],
-    attemptCount: row.attemptCount,
-    nextAttemptAt: row.nextAttemptAt,
-    createdAt: row.createdAt,
-    attempts: row.attempts,
-  };
-}
-
-export async function listDeliveries(
-  db: Database,
-  scope: Scope,
-  endpointId: string,
-  page: { limit: number; startingAfter?: string },
-): Promise<Page<DeliveryRecord>> {
-  const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, storeId: scope.store.id }, select: { id: true } });
-  if (!endpoint) throw endpointNotFound(endpointId);
-  let before: bigint | undefined;
-  if (page.startingAfter !== undefined) {
-    const cursor = await db.webhookDelivery.findFirst({ where: { id: page.startingAfter, endpoint: { storeId: scope.store.id } }, select: { seq: true } });
-    if (!cursor) throw new AppError('invalid_request', 'starting_after names no delivery of this store.', [{ field: 'starting_after', message: 'is not a delivery of this store' }]);
-    before = cursor.seq;
-  }
-  const rows = await db.webhookDelivery.findMany({
-    where: { endpointId, ...(before === undefined ? {} : { seq: { lt: before } }) },
-    include: deliveryInclude,
-    orderBy: { seq: 'desc' },
-    take: page.limit + 1,
-  });
-  return { data: rows.slice(0, page.limit).map(toDeliveryRecord), hasMore: rows.length > page.limit };
-}
-
-/**
- * Queues the event again, with its id, to one endpoint or to every enabled endpoint subscribed to
- * its type. The receiver's duplicate check on webhook-id still applies.
- */
-export async function resendEvent(db: Database, scope: Scope, eventId: string, endpointId: string | undefined, now: Date): Promise<DeliveryRecord[]> {
-  return db.$transaction(async (tx) => {
-    const event = await findEventOfStore(tx, scope.store.id, eventId);
-    const endpoints = await tx.webhookEndpoint.findMany({
-      where: { storeId: scope.store.id, ...(endpointId === undefined ? { enabled: true } : { id: endpointId }) },
-      select: { id: true, enabled: true, events: true },
-      orderBy: { createdAt: 'asc' },
-    });
-    if (endpointId !== undefined) {
-      const named = endpoints[0];
-      if (named === undefined) throw endpointNotFound(endpointId);
-      if (!named.enabled) throw new AppError('conflict', `Endpoint "${endpointId}" is disabled; enable it first.`, [{ field: 'endpoint_id', message: 'is disabled' }]);
-      if (!subscribesTo(named.events, event.type)) {
-        throw new AppError('conflict', `Endpoint "${endpointId}" does not receive ${event.type} events.`, [{ field: 'endpoint_id', message: `does not receive ${event.type}` }]);
-      }
-    }
-    const targets = endpoints.filter((endpoint) => subscribesTo(endpoint.events, event.type));
-    const created = [];
-    for (const target of targets) {
-      created.push(
-        await tx.webhookDelivery.create({
-          data: { eventId: event.id, eventSeq: event.seq, endpointId: target.id, nextAttemptAt: now, createdAt: now, updatedAt: now },
-          include: deliveryInclude,
-        }),
-      );
-    }
-    await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'event.resent', subject: { type: 'event', id: event.id }, details: { deliveries: created.length }, at: now });
-    return created.map(toDeliveryRecord);
-  });
 }

@@ -4,12 +4,10 @@
 // event; a committed one is never lost, because the delivery rows commit with it and the workers
 // (server/jobs/event-delivery.ts) find them whenever they run. Test keys and test-mode messages
 // write nothing, so they emit nothing.
-import type { EventData, EventType, MerchantEvent } from '../../../contract/merchant-events.js';
-import type { Database, Transaction } from '../../db/client.js';
+import type { EventData, EventType } from '../../../contract/merchant-events.js';
+import type { Transaction } from '../../db/client.js';
 import { actorColumns, type Actor } from '../access/index.js';
-import { AppError } from '../kernel/index.js';
-import { receivesSql } from './webhook-endpoints.js';
-import type { Scope } from '../access/index.js';
+import { receivesSql } from './endpoint-record.js';
 
 /** An event about to be written: its type and its data, the object as the API returns it. */
 export type NewEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
@@ -73,76 +71,4 @@ export function eventParameters(storeId: string, actor: Actor, event: NewEvent, 
 /** Writes an event and its deliveries inside the change's transaction. */
 export async function emitEvent(tx: Transaction, actor: Actor, storeId: string, event: NewEvent, at: Date): Promise<void> {
   await tx.$executeRawUnsafe(EMIT_SQL, ...eventParameters(storeId, actor, event, at));
-}
-
-/** An event as the API and every delivery carry it. */
-export function eventBody(row: { id: string; type: string; mode: string; data: unknown; createdAt: Date }): MerchantEvent {
-  return { id: row.id, type: row.type, created_at: row.createdAt.toISOString(), mode: row.mode, data: row.data } as MerchantEvent;
-}
-
-const eventNotFound = (id: string) => new AppError('not_found', `No event with id "${id}" in this store.`);
-
-export interface Page<T> {
-  data: T[];
-  hasMore: boolean;
-}
-
-export async function listEvents(
-  db: Database,
-  scope: Scope,
-  query: { type?: EventType; limit: number; startingAfter?: string },
-): Promise<Page<MerchantEvent>> {
-  const storeId = scope.store.id;
-  let before: bigint | undefined;
-  if (query.startingAfter !== undefined) {
-    const cursor = await db.event.findFirst({ where: { id: query.startingAfter, storeId }, select: { seq: true } });
-    if (!cursor) throw new AppError('invalid_request', 'starting_after names no event of this store.', [{ field: 'starting_after', message: 'is not an event of this store' }]);
-    before = cursor.seq;
-  }
-  const rows = await db.event.findMany({
-    where: { storeId, ...(query.type === undefined ? {} : { type: query.type }), ...(before === undefined ? {} : { seq: { lt: before } }) },
-    orderBy: { seq: 'desc' },
-    take: query.limit + 1,
-  });
-  return { data: rows.slice(0, query.limit).map(eventBody), hasMore: rows.length > query.limit };
-}
-
-export async function getEvent(db: Database, scope: Scope, id: string): Promise<MerchantEvent> {
-  const row = await db.event.findFirst({ where: { id, storeId: scope.store.id } });
-  if (!row) throw eventNotFound(id);
-  return eventBody(row);
-}
-
-/** The ids of an event's store, for the resend (which queues deliveries; event-delivery.ts). */
-export async function findEventOfStore(db: Database | Transaction, storeId: string, id: string): Promise<{ id: string; seq: bigint; type: string }> {
-  const row = await db.event.findFirst({ where: { id, storeId }, select: { id: true, seq: true, type: true } });
-  if (!row) throw eventNotFound(id);
-  return row;
-}
-
-/** Events are kept this long (as Stripe keeps them): enough to page back and resend, no longer. */
-export const EVENT_RETENTION_DAYS = 30;
-/** Rows deleted per statement, so a sweep never holds a long lock. */
-const SWEEP_BATCH = 5000;
-
-/**
- * Deletes events older than the retention, their deliveries first (the attempts go with them).
- * Their data holds the objects as they were, shoppers' names included, so they are not kept.
- */
-export async function sweepExpiredEvents(db: Database, now: Date): Promise<number> {
-  const cutoff = new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000);
-  let deleted = 0;
-  for (;;) {
-    const batch = await db.$transaction(async (tx) => {
-      const expired = await tx.$queryRaw<Array<{ id: string }>>`
-        SELECT id FROM events WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`;
-      if (expired.length === 0) return 0;
-      const ids = expired.map((row) => row.id);
-      await tx.webhookDelivery.deleteMany({ where: { eventId: { in: ids } } });
-      const { count } = await tx.event.deleteMany({ where: { id: { in: ids } } });
-      return count;
-    });
-    deleted += batch;
-    if (batch < SWEEP_BATCH) return deleted;
-  }
 }
