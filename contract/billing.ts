@@ -52,6 +52,19 @@ export const BillingStatement = extendApi(
     net_total: RestAmountOut.describe(
       'premiums.total + repricings.total - credits.total: exactly the sum of the month\'s ledger entries.',
     ),
+    claims: z
+      .object({
+        filed: count.describe('Claims filed in the month.'),
+        approved: count.describe('Claims approved in the month (by a person or a rule).'),
+        denied: count.describe('Claims denied in the month.'),
+        paid: count.describe('Claims paid in the month (by their payout date).'),
+        paid_total: RestAmountOut.describe('What those payouts add up to, in major units.'),
+      })
+      .describe("The month's claims, each counted in the month its event happened (UTC)."),
+    loss_ratio: z
+      .number()
+      .nullable()
+      .describe('claims.paid_total / net_total, rounded to four decimals; null when net_total is zero or less.'),
   }),
   {
     title: 'BillingStatement',
@@ -70,6 +83,8 @@ export const BillingStatement = extendApi(
         ],
       },
       net_total: 5.03,
+      claims: { filed: 2, approved: 1, denied: 0, paid: 1, paid_total: 24.99 },
+      loss_ratio: 4.9682,
     },
   },
 );

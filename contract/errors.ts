@@ -51,7 +51,7 @@ export const errorDescriptions = {
   404: "not_found: no such object in the key's store, or a read, update or cancel with a test key.",
   409: 'conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After).',
   413: 'payload_too_large: the body is over 1 MiB.',
-  422: 'unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request.',
+  422: "unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be.",
   429: 'rate_limited: retry with exponential backoff.',
   500: 'internal_error: service fault; safe to retry.',
 } as const;
@@ -90,7 +90,11 @@ function issueMessage(issue: ZodIssue): string {
  */
 export function fieldErrorsFromIssues(issues: readonly ZodIssue[], prefix: ReadonlyArray<string | number> = []): FieldError[] {
   const byField = new Map<string, string[]>();
-  for (const issue of issues) {
+  // A field this object does not have is named itself, not the object around it.
+  const named = issues.flatMap((issue): ZodIssue[] =>
+    issue.code === 'unrecognized_keys' ? issue.keys.map((key) => ({ ...issue, path: [...issue.path, key], message: 'is not a field of this object' })) : [issue],
+  );
+  for (const issue of named) {
     const field = fieldPath([...prefix, ...issue.path]);
     const messages = byField.get(field) ?? [];
     const message = issueMessage(issue);

@@ -2,6 +2,7 @@
 import { initContract } from '@ts-rest/core';
 import { addressesContract } from './addresses.js';
 import { billingContract } from './billing.js';
+import { claimRulesContract } from './claim-rules.js';
 import { claimsContract } from './claims.js';
 import { customersContract } from './customers.js';
 import { eventsContract } from './merchant-events.js';
@@ -22,6 +23,7 @@ export const merchantApiContract = c.router(
     orders: ordersContract,
     shipments: shipmentsContract,
     claims: claimsContract,
+    claimRules: claimRulesContract,
     customers: customersContract,
     addresses: addressesContract,
     billing: billingContract,
@@ -48,6 +50,7 @@ export const contract = c.router({ ...merchantApiContract, ...callbackContract }
 export type Contract = typeof contract;
 export * from './addresses.js';
 export * from './billing.js';
+export * from './claim-rules.js';
 export * from './claims.js';
 export * from './common.js';
 export * from './customers.js';

@@ -98,11 +98,11 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /**
- * Whether a route takes an Idempotency-Key header (README, Idempotency): every POST and PATCH of
+ * Whether a route takes an Idempotency-Key header (README, Idempotency): every POST, PUT and PATCH of
  * the merchant API, whose answer a retry could otherwise not tell from a second request, but the
  * one whose answer is personal data (the data export), which must not be kept.
  */
 export function acceptsIdempotencyKey(route: { method: string; metadata?: unknown }): boolean {
   const policy = policyOf(route.metadata);
-  return policy?.auth === 'api_key' && policy.answerIsPersonalData !== true && (route.method === 'POST' || route.method === 'PATCH');
+  return policy?.auth === 'api_key' && policy.answerIsPersonalData !== true && (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH');
 }

@@ -84,7 +84,7 @@ async function seed(db: Parameters<typeof createStore>[0], platformSecret: strin
   const orderId = (await db.order.findFirstOrThrow({ where: { storeId: store.id, sourceOrderId: 'contract-test-seed' }, select: { id: true } })).id;
   const jpeg = await sharp({ create: { width: 32, height: 24, channels: 3, background: '#888' } }).jpeg().toBuffer();
   await db.claim.create({
-    data: { id: EXAMPLE_CLAIM_ID, storeId: store.id, orderId, reason: 'damaged', status: 'closed', channel: 'shopper_page', createdOn: new Date(), updatedOn: new Date(), resolvedOn: new Date() },
+    data: { id: EXAMPLE_CLAIM_ID, storeId: store.id, orderId, reason: 'damaged', status: 'closed', channel: 'shopper_page', reference: 'CLM-SEED42', createdOn: new Date(), updatedOn: new Date(), resolvedOn: new Date() },
   });
   await db.claimPhoto.create({ data: { id: EXAMPLE_PHOTO_ID, storeId: store.id, orderId, claimId: EXAMPLE_CLAIM_ID, width: 32, height: 24, byteSize: jpeg.length, createdAt: new Date() } });
   await db.claimPhotoObject.create({ data: { photoId: EXAMPLE_PHOTO_ID, content: new Uint8Array(jpeg) } });

@@ -19,7 +19,7 @@ const openApiPath = fileURLToPath(new URL('../openapi.json', import.meta.url));
 const sdkManifestPath = fileURLToPath(new URL('../sdk/package.json', import.meta.url));
 
 /** The contract's groups the SDK calls; Route's compatibility routes and the tracking callbacks are not for merchants' code. */
-const SDK_GROUPS = ['quotes', 'orders', 'shipments', 'claims', 'customers', 'addresses', 'billing', 'webhookEndpoints', 'events', 'webhooks'] as const;
+const SDK_GROUPS = ['quotes', 'orders', 'shipments', 'claims', 'claimRules', 'customers', 'addresses', 'billing', 'webhookEndpoints', 'events', 'webhooks'] as const;
 
 /** Component names that read better in code: the response objects are named after the resource. */
 const RENAMES: Record<string, string> = {
@@ -112,7 +112,7 @@ export function renderRoutes(): string {
     `export const ENDPOINT_SECRET_PREFIX = '${ENDPOINT_SECRET_PREFIX}';`,
     '',
     'export interface Route {',
-    "  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';",
+    "  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';",
     '  /** With {name} for each path parameter. */',
     '  readonly path: string;',
     '  readonly pathParams: readonly string[];',

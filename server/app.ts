@@ -17,6 +17,7 @@ import { refuseTestKeysWhereDeclared } from './http/route-policy.js';
 import { identifySigner, verifySignature } from './http/signatures.js';
 import { ordersRouter } from './routes/orders.js';
 import { quotesRouter } from './routes/quotes.js';
+import { claimRulesRouter } from './routes/claim-rules.js';
 import { claimsRouter } from './routes/claims.js';
 import { customersRouter } from './routes/customers.js';
 import { shipmentsRouter } from './routes/shipments.js';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps): express.Express {
       orders: ordersRouter(deps),
       shipments: shipmentsRouter(deps),
       claims: claimsRouter(deps),
+      claimRules: claimRulesRouter(deps),
       customers: customersRouter(deps),
       addresses: addressesRouter(deps),
       billing: billingRouter(deps),

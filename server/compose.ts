@@ -17,6 +17,7 @@ import { createMetrics, type Metrics } from './http/metrics.js';
 import { createRateLimiting, type RateLimiting, type RateLimitSettings } from './http/rate-limit.js';
 import { startPersonalDataRetention } from './jobs/personal-data-retention.js';
 import { startPrivacyRequests } from './jobs/privacy-requests.js';
+import { startClaimRules } from './jobs/claim-rules.js';
 import { startRetentionSweep } from './jobs/retention-sweep.js';
 
 import { startEventDelivery } from './jobs/event-delivery.js';
@@ -129,6 +130,7 @@ export async function composeService(options: ServiceOptions): Promise<Service> 
   if (options.tracking.workers) {
     await startPersonalDataRetention({ boss, db, clock: options.clock, logger: options.logger, metrics });
     await startPrivacyRequests({ boss, db, clock: options.clock, logger: options.logger, metrics });
+    await startClaimRules({ boss, db, clock: options.clock, logger: options.logger });
   }
   const events = await startEventDelivery({
     boss,

@@ -73,7 +73,7 @@ describe('the audit log', () => {
     expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: key.key, body })).status).toBe(201);
     const claim = await call(service.baseUrl, 'POST', '/v1/claims', { key: key.key, body: { source_order_id: body.source_order_id, reason: 'lost' } });
     expect(claim.status).toBe(201);
-    await decideClaim(service.db, actingFor(OPERATOR, store), claim.body.id as string, 'denied', systemClock, 'no evidence');
+    await decideClaim(service.db, actingFor(OPERATOR, store), claim.body.id as string, { status: 'denied', note: 'no evidence' }, systemClock);
     const cancelled = await call(service.baseUrl, 'POST', `/v1/orders/${body.source_order_id as string}/cancel`, { key: key.key });
     expect(cancelled.status).toBe(200);
     // Cancelling again changes nothing, and records nothing.

@@ -87,6 +87,9 @@ beforeAll(async () => {
 });
 afterAll(async () => service.close());
 
+
+/** A month without claims: nothing filed, decided or paid, so a loss ratio of 0 (null without net premium). */
+const NO_CLAIMS = { filed: 0, approved: 0, denied: 0, paid: 0, paid_total: 0 };
 describe('GET /v1/billing/statements', () => {
   it('sums the month: premiums, signed re-pricings, and credits by ISO week', async () => {
     const response = await statement('2026-11');
@@ -107,6 +110,8 @@ describe('GET /v1/billing/statements', () => {
         ],
       },
       net_total: 4.73, // 5.86 - 0.38 - 0.75
+      claims: NO_CLAIMS,
+      loss_ratio: 0,
     });
   });
 
@@ -128,6 +133,8 @@ describe('GET /v1/billing/statements', () => {
       repricings: { count: 0, total: 0 },
       credits: { count: 1, total: 0.6, weeks: [{ week: '2026-W49', starts_on: '2026-11-30', count: 1, total: 0.6 }] },
       net_total: 1.28, // 1.88 - 0.60
+      claims: NO_CLAIMS,
+      loss_ratio: 0,
     });
     expect(centsToMajorNumber(await ledgerSumCents(shop.store.id, '2026-12-01T00:00:00Z', '2027-01-01T00:00:00Z'))).toBe(1.28);
 
@@ -137,6 +144,8 @@ describe('GET /v1/billing/statements', () => {
       repricings: { count: 0, total: 0 },
       credits: { count: 1, total: 0.5, weeks: [{ week: '2026-W44', starts_on: '2026-10-26', count: 1, total: 0.5 }] },
       net_total: 2.5,
+      claims: NO_CLAIMS,
+      loss_ratio: 0,
     });
   });
 
@@ -151,6 +160,8 @@ describe('GET /v1/billing/statements', () => {
       repricings: { count: 0, total: 0 },
       credits: { count: 1, total: 7, weeks: [{ week: '2026-W46', starts_on: '2026-11-09', count: 1, total: 7 }] },
       net_total: 8,
+      claims: NO_CLAIMS,
+      loss_ratio: 0,
     });
     // And the first store's November is unchanged by them (4.73, above).
     expect((await statement('2026-11')).body.net_total).toBe(4.73);
@@ -167,6 +178,8 @@ describe('GET /v1/billing/statements', () => {
       repricings: { count: 0, total: 0 },
       credits: { count: 0, total: 0, weeks: [] },
       net_total: 0,
+      claims: NO_CLAIMS,
+      loss_ratio: null,
     });
   });
 

@@ -67,6 +67,24 @@ describe('POST /v1/claims', () => {
       created_on: expect.any(String),
       updated_on: expect.any(String),
       resolved_on: null,
+      reference: expect.stringMatching(/^CLM-[2-9A-HJKMNP-Z]{6}$/),
+      // One desk of the two ordered, at 50.
+      amount_claimed: 50,
+      currency: 'USD',
+      resolution: null,
+      payout: null,
+      // The parcel was just registered: no scan yet, not delivered, so damage is outside its window.
+      evidence: {
+        delivery_status: 'Active',
+        last_scan_at: null,
+        days_without_scan: 0,
+        delivered_at: null,
+        within_window: false,
+        photos: 0,
+        prior_claims: 0,
+        address_verdict: null,
+      },
+      history: [{ from_status: null, to_status: 'open', note: null, changed_on: response.body.created_on, by: { kind: 'api_key', id: expect.any(String), rule: null } }],
     });
     const history = await service.db.claimStatusChange.findMany({ where: { claimId: response.body.id } });
     expect(history.map((h) => [h.fromStatus, h.toStatus])).toEqual([[null, 'open']]);
@@ -162,7 +180,7 @@ describe('reading claims', () => {
     expect((await call(service.baseUrl, 'GET', '/v1/claims/not-a-uuid', { key: shop.liveKey })).status).toBe(404);
     const missingQuery = await call(service.baseUrl, 'GET', '/v1/claims', { key: shop.liveKey });
     expect(missingQuery.status).toBe(400);
-    expect(fields(missingQuery)).toEqual(['source_order_id']);
+    expect(fields(missingQuery)).toEqual(['reference', 'source_order_id']);
   });
 });
 

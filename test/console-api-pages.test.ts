@@ -106,10 +106,13 @@ describe("the store's pages", () => {
     expect(detail.body).toMatchObject({ claim: { id: claimId, status: 'open', description: 'crushed box' }, next_statuses: ['in_review', 'approved', 'denied', 'closed'] });
 
     expect((await consoleCall(viewer.browser, 'POST', `/console/api/claims/${claimId}/status`, { status: 'approved' })).status).toBe(403);
-    const approved = await consoleCall(admin.browser, 'POST', `/console/api/claims/${claimId}/status`, { status: 'approved', note: 'photos match' });
+    // An approval without a resolution is refused, naming the field.
+    const bare = await consoleCall(admin.browser, 'POST', `/console/api/claims/${claimId}/status`, { status: 'approved', note: 'photos match' });
+    expect([bare.status, (bare.body.errors as Array<{ field: string }>).map((error) => error.field)]).toEqual([400, ['resolution']]);
+    const approved = await consoleCall(admin.browser, 'POST', `/console/api/claims/${claimId}/status`, { status: 'approved', note: 'photos match', resolution: { type: 'reorder' } });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({
-      claim: { status: 'approved' },
+      claim: { status: 'approved', resolution: { type: 'reorder', note: null } },
       // Who made each change: the key that filed it (never its secret), the user who decided.
       history: [
         { from_status: null, to_status: 'open', note: null, by: { kind: 'api_key', label: `Live API key ••••${store.liveKey.slice(-4)}` } },
@@ -127,7 +130,7 @@ describe("the store's pages", () => {
 
     const stranger = await loggedIn(rival, 'owner');
     expect((await consoleCall(stranger.browser, 'GET', `/console/api/claims/${claimId}`)).status).toBe(404);
-    expect((await consoleCall(stranger.browser, 'POST', `/console/api/claims/${claimId}/status`, { status: 'paid' })).status).toBe(404);
+    expect((await consoleCall(stranger.browser, 'POST', `/console/api/claims/${claimId}/status`, { status: 'paid', payout: { amount: 1 } })).status).toBe(404);
     expect((await consoleCall(stranger.browser, 'GET', '/console/api/claims')).body.data).toEqual([]);
     expect((await service.db.claim.findUniqueOrThrow({ where: { id: claimId } })).status).toBe('approved');
   });
@@ -147,10 +150,10 @@ describe("the store's pages", () => {
     }
 
     // The queue, two at a time, oldest first.
-    const page1 = await listStoreClaims(service.db, actingFor(TEST_OPERATOR, store.store), {}, 2);
+    const page1 = await listStoreClaims(service.db, actingFor(TEST_OPERATOR, store.store), {}, 2, new Date());
     expect(page1.claims.map((claim) => claim.id)).toEqual(claimIds.slice(0, 2));
     expect(page1.nextCursor).not.toBeNull();
-    const page2 = await listStoreClaims(service.db, actingFor(TEST_OPERATOR, store.store), { cursor: page1.nextCursor ?? '' }, 2);
+    const page2 = await listStoreClaims(service.db, actingFor(TEST_OPERATOR, store.store), { cursor: page1.nextCursor ?? '' }, 2, new Date());
     expect(page2.claims.map((claim) => claim.id)).toEqual(claimIds.slice(2));
     expect(page2.nextCursor).toBeNull();
     // Over HTTP: one page of 25 holds all three; a cursor no page gave is a 400 naming it.

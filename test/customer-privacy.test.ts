@@ -306,7 +306,11 @@ describe('POST /v2/customers/redact', () => {
     expect(await hasPii(unrelated)).toBe(true);
 
     // Money is never erased.
-    expect((await api('GET', `/v1/billing/statements?month=${month()}`)).body).toEqual(statementBefore);
+    // The money is the same; the claims count the denial made meanwhile.
+    const { claims: claimsAfter, ...moneyAfter } = (await api('GET', `/v1/billing/statements?month=${month()}`)).body;
+    const { claims: claimsBefore, ...moneyBefore } = statementBefore;
+    expect(moneyAfter).toEqual(moneyBefore);
+    expect(claimsAfter).toEqual({ ...claimsBefore, denied: claimsBefore.denied + 1 });
     expect(await service.db.premiumLedgerEntry.findMany({ where: { storeId: shop.store.id }, orderBy: { id: 'asc' } })).toEqual(ledgerBefore);
 
     const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();

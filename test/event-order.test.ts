@@ -126,7 +126,7 @@ describe('a claim: decisions racing each other', () => {
       const filed = await call(service.baseUrl, 'POST', '/v1/claims', { key: shop.liveKey, body: { source_order_id: body.source_order_id, reason: 'lost' } });
       expect(filed.status).toBe(201);
       const id = filed.body.id as string;
-      const decide = (status: ClaimStatus) => decideClaim(service.db, { store: shop.store, actor: { kind: 'operator', name: 'race' }, mode: 'live' }, id, status, service.clock).then(
+      const decide = (status: ClaimStatus) => decideClaim(service.db, { store: shop.store, actor: { kind: 'operator', name: 'race' }, mode: 'live' }, id, { status, ...(status === 'approved' ? { resolution: { type: 'refund' } } : {}), ...(status === 'paid' ? { payout: { amountCents: 0 } } : {}) }, service.clock).then(
         () => 'applied',
         (error: { code?: string }) => error.code,
       );

@@ -79,6 +79,10 @@ describe('openapi.json', () => {
         'GET /v1/claims',
         'GET /v1/claims/{id}',
         'GET /v1/claims/{id}/photos/{photo_id}',
+        'POST /v1/claims/{id}/status',
+        'GET /v1/claim_rules',
+        'PUT /v1/claim_rules',
+        'POST /v1/claim_rules/dry_run',
         'POST /v1/tracking/easypost/webhook',
         'GET /v1/billing/statements',
         'GET /v1/orders/{source_order_id}',
@@ -148,7 +152,7 @@ describe('openapi.json', () => {
         expect(names, where).toEqual(expect.arrayContaining(['X-Service-Mode', 'X-Legacy-Mode', 'X-Request-Id']));
         const keyRoute = operation.security?.some((scheme) => 'tokenHeader' in scheme) ?? false;
         // Every POST and PATCH of a key, but the data export, whose answer is personal data and never kept.
-        const takesIdempotencyKey = keyRoute && (method === 'post' || method === 'patch') && path !== '/v2/customers/data_request';
+        const takesIdempotencyKey = keyRoute && (method === 'post' || method === 'put' || method === 'patch') && path !== '/v2/customers/data_request';
         expect(names.includes('Retry-After'), where).toBe(status === '429' || status === '500' || (takesIdempotencyKey && status === '409'));
         expect(names.includes('Idempotent-Replayed'), where).toBe(takesIdempotencyKey && status.startsWith('2'));
         const idempotencyKey = (operation.parameters ?? []).find((parameter) => parameter.name === 'Idempotency-Key' && parameter.in === 'header');

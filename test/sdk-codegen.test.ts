@@ -45,7 +45,8 @@ describe('generated SDK files', () => {
       }
     }
     expect(routes.orders.cancel).toMatchObject({ body: false, idempotencyKey: true });
-    expect(routes.claims.list).toMatchObject({ method: 'GET', query: ['source_order_id'], idempotencyKey: false });
+    expect(routes.claims.list).toMatchObject({ method: 'GET', query: ['source_order_id', 'reference'], idempotencyKey: false });
+    expect(routes.claimRules.put).toMatchObject({ method: 'PUT', body: true, idempotencyKey: true });
     expect(routes.webhooks.receive.idempotencyKey).toBe(false);
     expect(routes.webhookEndpoints.delete).toMatchObject({ method: 'DELETE', body: false, idempotencyKey: false });
     expect(routes.webhookEndpoints.rotateSecret).toMatchObject({ method: 'POST', body: false, idempotencyKey: true });
@@ -178,6 +179,10 @@ describe('generated SDK files', () => {
       client.events.list(),
       client.events.retrieve('e'),
       client.events.resend('e'),
+      client.claims.setStatus('c', { status: 'denied' }),
+      client.claimRules.retrieve(),
+      client.claimRules.update({ rules: [] }),
+      client.claimRules.dryRun({ rules: [], since: '2026-11-01T00:00:00Z' }),
       sendPlatformMessage({ baseUrl: 'https://api.example.com', platform: 'p', secret: 's', message: any, fetch, maxRetries: 0 }),
     ]);
     const uncalled = Object.entries(routes).flatMap(([group, table]) =>

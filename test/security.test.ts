@@ -133,6 +133,8 @@ const addressing: Record<string, { request: Requester; statusForA: number }> = {
   },
   'GET /v1/claims/:id': { request: byKey('GET', (f) => `/v1/claims/${f.claimId}`), statusForA: 200 },
   'GET /v1/claims': { request: byKey('GET', (f) => `/v1/claims?source_order_id=${enc(f.sourceOrderId)}`), statusForA: 200 },
+  // A's claim is closed, so A's own decision is a 409 about its status: it reached the claim.
+  'POST /v1/claims/:id/status': { request: byKey('POST', (f) => `/v1/claims/${f.claimId}/status`, () => ({ status: 'in_review', note: 'taken by B?' })), statusForA: 409 },
   // An image for A, the error as JSON for B.
   'GET /v1/claims/:id/photos/:photo_id': {
     request: async (f, as) => {
@@ -161,6 +163,9 @@ const addressing: Record<string, { request: Requester; statusForA: number }> = {
 /** Routes that address no object of a store, and why; each is covered by its own check or needs none. */
 const notAddressing: Record<string, string> = {
   'POST /v2/quotes': 'prices a cart; names no stored object',
+  'GET /v1/claim_rules': "the key's own store's rules, nothing else",
+  'PUT /v1/claim_rules': "sets the key's own store's rules; names no stored object",
+  'POST /v1/claim_rules/dry_run': "evaluates a list against the key's own store's claims only",
   'POST /v1/webhook_endpoints': 'creates; names no stored object',
   'GET /v1/webhook_endpoints': "the key's own store's endpoints, nothing else",
   'GET /v1/events': "the key's own store's events, nothing else (its cursor is looked up in the key's store)",

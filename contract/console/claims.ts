@@ -1,8 +1,10 @@
-// The console's claims: a queue by status, the claim with its history, and a decision along the
-// allowed transitions (the same domain rule as the operator's CLI), each with a note.
+// The console's claims: a queue by status, the claim with its evidence and history, a decision
+// along the allowed transitions with its resolution or payout (the same domain operation and body
+// as POST /v1/claims/{id}/status), and the store's claim rules with their dry run.
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { CLAIM_STATUSES, ClaimResponse } from '../claims.js';
+import { ClaimRulesDryRunRequest, ClaimRulesDryRunResponse, ClaimRulesRequest, ClaimRulesResponse } from '../claim-rules.js';
+import { CLAIM_ACTOR_KINDS, CLAIM_STATUSES, ClaimResponse, ClaimStatusRequest } from '../claims.js';
 import { DateTime, string } from '../common.js';
 import { pickErrors } from '../errors.js';
 import { sessionRoute } from '../policy.js';
@@ -22,7 +24,7 @@ export const ConsoleClaimDetail = z.object({
       created_at: DateTime,
       by: z
         .object({
-          kind: z.enum(['api_key', 'platform', 'console_user', 'operator', 'system', 'shopper']),
+          kind: z.enum(CLAIM_ACTOR_KINDS),
           label: z.string().describe("A console user's email, a key's mode and last four, a platform's slug, the operator's name, or the shopper."),
         })
         .nullable()
@@ -64,9 +66,35 @@ export const consoleClaimsContract = c.router({
     method: 'POST',
     path: '/console/api/claims/:id/status',
     pathParams: z.object({ id: z.string().uuid('must be a claim id') }),
-    body: z.object({ status: Status, note: string(2000).optional() }),
-    responses: { 200: ConsoleClaimDetail, ...pickErrors(400, 401, 403, 404, 409, 500) },
+    body: ClaimStatusRequest,
+    responses: { 200: ConsoleClaimDetail, ...pickErrors(400, 401, 403, 404, 409, 422, 500) },
     metadata: sessionRoute('admin'),
-    summary: 'Move a claim along an allowed transition, with a note',
+    summary: 'Decide a claim: an allowed transition, a note, and the resolution or payout it needs',
+  },
+});
+
+export const consoleClaimRulesContract = c.router({
+  get: {
+    method: 'GET',
+    path: '/console/api/claim-rules',
+    responses: { 200: ClaimRulesResponse, ...pickErrors(400, 401, 500) },
+    metadata: sessionRoute('viewer'),
+    summary: "The store's claim rules",
+  },
+  put: {
+    method: 'PUT',
+    path: '/console/api/claim-rules',
+    body: ClaimRulesRequest,
+    responses: { 200: ClaimRulesResponse, ...pickErrors(400, 401, 403, 409, 413, 500) },
+    metadata: sessionRoute('admin'),
+    summary: 'Replace the rules (a new version)',
+  },
+  dryRun: {
+    method: 'POST',
+    path: '/console/api/claim-rules/dry-run',
+    body: ClaimRulesDryRunRequest,
+    responses: { 200: ClaimRulesDryRunResponse, ...pickErrors(400, 401, 403, 413, 500) },
+    metadata: sessionRoute('admin'),
+    summary: 'What a rule list would have done to the store\'s past claims',
   },
 });

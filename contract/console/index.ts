@@ -4,7 +4,7 @@
 import { initContract } from '@ts-rest/core';
 import { consoleApiKeysContract } from './api-keys.js';
 import { consoleBillingContract } from './billing.js';
-import { consoleClaimsContract } from './claims.js';
+import { consoleClaimRulesContract, consoleClaimsContract } from './claims.js';
 import { consoleDevelopersContract } from './developers.js';
 import { consoleOrdersContract } from './orders.js';
 import { consoleOverviewContract } from './overview.js';
@@ -21,6 +21,7 @@ export const consoleContract = c.router(
     overview: consoleOverviewContract,
     orders: consoleOrdersContract,
     claims: consoleClaimsContract,
+    claimRules: consoleClaimRulesContract,
     billing: consoleBillingContract,
     shipments: consoleShipmentsContract,
     settings: consoleSettingsContract,

@@ -24,6 +24,11 @@ import type {
   ClaimList,
   ClaimListQuery,
   ClaimRequest,
+  ClaimRuleSet,
+  ClaimRulesDryRun,
+  ClaimRulesDryRunRequest,
+  ClaimRulesRequest,
+  ClaimStatusRequest,
   CustomerDataExport,
   CustomerRedaction,
   CustomerRequest,
@@ -70,6 +75,8 @@ export class Client {
   readonly shipments: Shipments;
   readonly addresses: Addresses;
   readonly claims: Claims;
+  /** The store's claim rules. Live keys only. */
+  readonly claimRules: ClaimRules;
   /** A shopper's personal data across the store's orders, by email. Live keys only. */
   readonly customers: Customers;
   readonly billing: Billing;
@@ -92,6 +99,7 @@ export class Client {
     this.shipments = new Shipments(transport);
     this.addresses = new Addresses(transport);
     this.claims = new Claims(transport);
+    this.claimRules = new ClaimRules(transport);
     this.customers = new Customers(transport);
     this.billing = new Billing(transport);
     this.webhookEndpoints = new WebhookEndpoints(transport);
@@ -210,7 +218,7 @@ export class Claims extends Resource {
     return this.transport.request({ route: routes.claims.get, params: { id: pathSegment('id', id) } }, options);
   }
 
-  /** Every claim of an order, oldest first (GET /v1/claims?source_order_id=...). */
+  /** Every claim of an order, oldest first (GET /v1/claims?source_order_id=...), or the one with a reference (?reference=CLM-...). */
   async list(query: ClaimListQuery, options?: RequestOptions): Promise<WithLastResponse<ClaimList>> {
     return this.transport.request({ route: routes.claims.list, query: { ...query } }, options);
   }
@@ -221,6 +229,33 @@ export class Claims extends Resource {
    */
   async downloadPhoto(id: string, photoId: string, options?: RequestOptions): Promise<WithLastResponse<DownloadedFile>> {
     return this.transport.request({ route: routes.claims.photo, params: { id: pathSegment('id', id), photo_id: pathSegment('photo_id', photoId) }, binary: true }, options);
+  }
+
+  /**
+   * Decides a claim (POST /v1/claims/{id}/status) exactly as the console does: approved needs a
+   * resolution, paid a payout. A move the claim's status does not allow throws ConflictError; a
+   * refund over amount_claimed, or a payout over the resolution, UnprocessableError. Live keys only.
+   */
+  async setStatus(id: string, body: ClaimStatusRequest, options?: RequestOptions): Promise<WithLastResponse<Claim>> {
+    return this.transport.request({ route: routes.claims.setStatus, params: { id: pathSegment('id', id) }, body }, options);
+  }
+}
+
+/** The store's claim rules: an ordered list that decides claims on its own, with its reasons. Live keys only. */
+export class ClaimRules extends Resource {
+  /** The current version and its rules (GET /v1/claim_rules); version 0 and no rules for a new store. */
+  async retrieve(options?: RequestOptions): Promise<WithLastResponse<ClaimRuleSet>> {
+    return this.transport.request({ route: routes.claimRules.get }, options);
+  }
+
+  /** Replaces the whole list as a new version (PUT /v1/claim_rules). */
+  async update(body: ClaimRulesRequest, options?: RequestOptions): Promise<WithLastResponse<ClaimRuleSet>> {
+    return this.transport.request({ route: routes.claimRules.put, body }, options);
+  }
+
+  /** What a proposed list would have done to the store's claims since a date (POST /v1/claim_rules/dry_run); changes nothing. */
+  async dryRun(body: ClaimRulesDryRunRequest, options?: RequestOptions): Promise<WithLastResponse<ClaimRulesDryRun>> {
+    return this.transport.request({ route: routes.claimRules.dryRun, body }, options);
   }
 }
 

@@ -20,7 +20,7 @@ export const EVENT_TOLERANCE_SECONDS = 300;
 export const ENDPOINT_SECRET_PREFIX = 'whsec_';
 
 export interface Route {
-  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** With {name} for each path parameter. */
   readonly path: string;
   readonly pathParams: readonly string[];
@@ -54,7 +54,13 @@ export const routes = {
     create: { method: 'POST', path: '/v1/claims', pathParams: [], query: [], body: true, idempotencyKey: true },
     get: { method: 'GET', path: '/v1/claims/{id}', pathParams: ['id'], query: [], body: false, idempotencyKey: false },
     photo: { method: 'GET', path: '/v1/claims/{id}/photos/{photo_id}', pathParams: ['id', 'photo_id'], query: [], body: false, idempotencyKey: false },
-    list: { method: 'GET', path: '/v1/claims', pathParams: [], query: ['source_order_id'], body: false, idempotencyKey: false },
+    list: { method: 'GET', path: '/v1/claims', pathParams: [], query: ['source_order_id', 'reference'], body: false, idempotencyKey: false },
+    setStatus: { method: 'POST', path: '/v1/claims/{id}/status', pathParams: ['id'], query: [], body: true, idempotencyKey: true },
+  },
+  claimRules: {
+    get: { method: 'GET', path: '/v1/claim_rules', pathParams: [], query: [], body: false, idempotencyKey: false },
+    put: { method: 'PUT', path: '/v1/claim_rules', pathParams: [], query: [], body: true, idempotencyKey: true },
+    dryRun: { method: 'POST', path: '/v1/claim_rules/dry_run', pathParams: [], query: [], body: true, idempotencyKey: true },
   },
   customers: {
     redact: { method: 'POST', path: '/v2/customers/redact', pathParams: [], query: [], body: true, idempotencyKey: true },

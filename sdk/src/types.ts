@@ -494,11 +494,281 @@ export interface Claim {
   updated_on: string;
   /** When it was denied, paid or closed, or null. */
   resolved_on: string | null;
+  /** Short, unique within the store, easy to read aloud (CLM-7K3Q9D); the shopper sees it. */
+  reference: string;
+  /**
+   * Units claimed times unit price (every covered line for a whole-order claim), in major units.
+   */
+  amount_claimed: number;
+  /** Always USD. */
+  currency: 'USD';
+  resolution: ClaimResolution | null;
+  payout: ClaimPayout | null;
+  evidence: ClaimEvidence;
+  /** Every status change, oldest first, the filing included. */
+  history: ClaimHistoryEntry[];
+}
+
+/** How it was made good, once approved; else null. */
+export interface ClaimResolution {
+  /** refund, reorder (the goods sent again) or store_credit. */
+  type: 'refund' | 'reorder' | 'store_credit';
+  /**
+   * What the resolution is worth, in major units; a refund or store credit is at most
+   * amount_claimed.
+   */
+  amount: number;
+  /** What the merchant told the shopper, or null. */
+  note: string | null;
+}
+
+/** What was paid out, once paid; else null. */
+export interface ClaimPayout {
+  /** What the merchant actually paid out, at most the resolution's amount. */
+  amount: number;
+  /** When it was paid. */
+  paid_on: string;
+  /** The merchant's own reference (a refund id, a gift card number), or null. */
+  reference: string | null;
+}
+
+/** Computed from what the service holds, never typed in. */
+export interface ClaimEvidence {
+  /**
+   * The claimed parcel's status (the worst of the order's parcels for a whole-order claim), or null
+   * when the order has none.
+   */
+  delivery_status: 'Active' | 'Delivered' | 'Exception' | 'Cancelled' | null;
+  /** When the carrier last scanned that parcel, or null before any scan. */
+  last_scan_at: string | null;
+  /**
+   * Whole days since the last scan (or since the parcel was registered, before any scan); null
+   * without a parcel.
+   */
+  days_without_scan: number | null;
+  /** When the carrier marked it delivered, or null. */
+  delivered_at: string | null;
+  /**
+   * Whether it was filed inside the store's claim window for its reason; null without a parcel to
+   * judge by.
+   */
+  within_window: boolean | null;
+  /** Photos that came with the claim. */
+  photos: number;
+  /**
+   * The same shopper's other claims at this store in the 365 days before this one, matched by the
+   * keyed hash of their email (erased orders do not count).
+   */
+  prior_claims: number;
+  /**
+   * The verification verdict of the order's shipping address, when it was verified and the answer
+   * is still kept; else null.
+   */
+  address_verdict: 'deliverable' | 'corrected' | 'unit_required' | 'undeliverable' | 'unknown' | null;
+}
+
+export interface ClaimHistoryEntry {
+  /** null for the filing. */
+  from_status: 'open' | 'in_review' | 'approved' | 'denied' | 'paid' | 'closed' | null;
+  to_status: 'open' | 'in_review' | 'approved' | 'denied' | 'paid' | 'closed';
+  note: string | null;
+  changed_on: string;
+  /** null for changes recorded before actors were. */
+  by: {
+    /**
+     * Who changed it: a person (console_user), an API key, a rule, the shopper, the operator, a
+     * platform or the service.
+     */
+    kind: 'api_key' | 'platform' | 'console_user' | 'operator' | 'system' | 'shopper' | 'rule';
+    /**
+     * The key's, user's or order's id, the platform's slug, the operator's name, the job; null for
+     * a rule.
+     */
+    id: string | null;
+    /** For an automatic decision: the rule, its version and the evidence it read. */
+    rule: {
+      name: string;
+      /** The version of the store's rule set it belongs to. */
+      version: number;
+      /** The evidence it read when it decided. */
+      evidence: {
+        /**
+         * The claimed parcel's status (the worst of the order's parcels for a whole-order claim),
+         * or null when the order has none.
+         */
+        delivery_status: 'Active' | 'Delivered' | 'Exception' | 'Cancelled' | null;
+        /** When the carrier last scanned that parcel, or null before any scan. */
+        last_scan_at: string | null;
+        /**
+         * Whole days since the last scan (or since the parcel was registered, before any scan);
+         * null without a parcel.
+         */
+        days_without_scan: number | null;
+        /** When the carrier marked it delivered, or null. */
+        delivered_at: string | null;
+        /**
+         * Whether it was filed inside the store's claim window for its reason; null without a
+         * parcel to judge by.
+         */
+        within_window: boolean | null;
+        /** Photos that came with the claim. */
+        photos: number;
+        /**
+         * The same shopper's other claims at this store in the 365 days before this one, matched by
+         * the keyed hash of their email (erased orders do not count).
+         */
+        prior_claims: number;
+        /**
+         * The verification verdict of the order's shipping address, when it was verified and the
+         * answer is still kept; else null.
+         */
+        address_verdict: 'deliverable' | 'corrected' | 'unit_required' | 'undeliverable' | 'unknown' | null;
+      };
+    } | null;
+  } | null;
 }
 
 export interface ClaimList {
-  /** Every claim of the order, oldest first. */
+  /** The claims found, oldest first. */
   data: Claim[];
+}
+
+export interface ClaimStatusRequest {
+  /** The next status: open -> in_review -> approved -> paid -> closed, or denied. */
+  status: 'open' | 'in_review' | 'approved' | 'denied' | 'paid' | 'closed';
+  /** Why, for the history (the shopper sees it). */
+  note?: string;
+  /** Required to approve. */
+  resolution?: {
+    /** refund, reorder or store_credit. */
+    type: 'refund' | 'reorder' | 'store_credit';
+    /**
+     * What it is worth, in major units; absent means amount_claimed. A refund or store credit is at
+     * most amount_claimed.
+     */
+    amount?: number;
+    /** What to tell the shopper. */
+    note?: string;
+  };
+  /** Required to mark paid. */
+  payout?: {
+    /** What was paid out, in major units; at most the resolution's amount. */
+    amount: number;
+    /** When it was paid; absent means now. */
+    paid_on?: string;
+    /** The merchant's own reference, e.g. a refund id. */
+    reference?: string;
+  };
+}
+
+export interface ClaimRuleSet {
+  /** The rule set's version: 0 for a store that never set rules, then 1, 2, ... a PUT each. */
+  version: number;
+  rules: ClaimRuleOut[];
+  /** When this version was set, or null for version 0. */
+  updated_at: string | null;
+}
+
+export interface ClaimRuleOut {
+  /** Shown in the history of every claim it decides. */
+  name: string;
+  enabled: boolean;
+  when: ClaimRuleConditionsOut;
+  then: ClaimRuleOutcome;
+}
+
+/** Every condition given must hold; none given matches every claim. */
+export interface ClaimRuleConditionsOut {
+  /** The claim is for one of these reasons. */
+  reasons?: Array<'lost' | 'damaged' | 'stolen' | 'missing_items' | 'wrong_address' | 'other'>;
+  /** amount_claimed is at most this, in major units. */
+  max_amount?: number;
+  /** The parcel's status is one of these. */
+  delivery_statuses?: Array<'Active' | 'Delivered' | 'Exception' | 'Cancelled'>;
+  /** The parcel has been without a scan for at least this many whole days. */
+  min_days_without_scan?: number;
+  /** The shopper's other claims at the store in the year before are at most this many. */
+  max_prior_claims?: number;
+  /** true: the claim has at least one photo. */
+  photo_required?: boolean;
+  /** The claim was (true) or was not (false) filed inside the store's window. */
+  within_window?: boolean;
+}
+
+export interface ClaimRuleOutcome {
+  /** approve (for amount_claimed), deny, or review (in_review, for a person). */
+  action: 'approve' | 'deny' | 'review';
+  /** How an approval is made good; refund unless given. */
+  resolution_type?: 'refund' | 'reorder' | 'store_credit';
+  /** Shown to the shopper with the decision. */
+  note_to_shopper?: string;
+}
+
+export interface ClaimRulesRequest {
+  /** The whole ordered list; the first enabled rule that matches decides. */
+  rules: ClaimRule[];
+}
+
+export interface ClaimRule {
+  /** Shown in the history of every claim it decides. */
+  name: string;
+  enabled: boolean;
+  when: ClaimRuleConditions;
+  then: ClaimRuleOutcome;
+}
+
+/** Every condition given must hold; none given matches every claim. */
+export interface ClaimRuleConditions {
+  /** The claim is for one of these reasons. */
+  reasons?: Array<'lost' | 'damaged' | 'stolen' | 'missing_items' | 'wrong_address' | 'other'>;
+  /** amount_claimed is at most this, in major units. */
+  max_amount?: number;
+  /** The parcel's status is one of these. */
+  delivery_statuses?: Array<'Active' | 'Delivered' | 'Exception' | 'Cancelled'>;
+  /** The parcel has been without a scan for at least this many whole days. */
+  min_days_without_scan?: number;
+  /** The shopper's other claims at the store in the year before are at most this many. */
+  max_prior_claims?: number;
+  /** true: the claim has at least one photo. */
+  photo_required?: boolean;
+  /** The claim was (true) or was not (false) filed inside the store's window. */
+  within_window?: boolean;
+}
+
+export interface ClaimRulesDryRunRequest {
+  /** The proposed list. */
+  rules: ClaimRule[];
+  /** Claims filed at or after this instant; at most 366 days ago. */
+  since: string;
+}
+
+/** Evaluated against the evidence as it is now; nothing is changed. */
+export interface ClaimRulesDryRun {
+  /** Claims filed since then (at most 10,000, oldest first). */
+  considered: number;
+  approve: number;
+  deny: number;
+  review: number;
+  /** Claims no rule matched: left for a person. */
+  none: number;
+  /** amount_claimed of the claims it would approve, in major units. */
+  amount_approved: number;
+  /** Per rule, in list order. */
+  by_rule: Array<{
+    approve: number;
+    deny: number;
+    review: number;
+    amount_approved: number;
+    name: string;
+  }>;
+  /** Claims a person approved or denied where the rules would have decided otherwise. */
+  disagreements: Array<{
+    claim_id: string;
+    reference: string;
+    decided: 'approved' | 'denied';
+    rules_would: 'approve' | 'deny' | 'review';
+    rule: string;
+  }>;
 }
 
 export interface CustomerRequest {
@@ -702,6 +972,23 @@ export interface BillingStatement {
    * entries.
    */
   net_total: number;
+  /** The month's claims, each counted in the month its event happened (UTC). */
+  claims: {
+    /** Claims filed in the month. */
+    filed: number;
+    /** Claims approved in the month (by a person or a rule). */
+    approved: number;
+    /** Claims denied in the month. */
+    denied: number;
+    /** Claims paid in the month (by their payout date). */
+    paid: number;
+    /** What those payouts add up to, in major units. */
+    paid_total: number;
+  };
+  /**
+   * claims.paid_total / net_total, rounded to four decimals; null when net_total is zero or less.
+   */
+  loss_ratio: number | null;
 }
 
 export interface BillingCreditWeek {
@@ -1313,7 +1600,10 @@ export interface StoreRedactCancelledMessage {
 
 /** The query of GET /v1/claims. */
 export interface ClaimListQuery {
-  source_order_id: string;
+  /** Every claim of this order. */
+  source_order_id?: string;
+  /** The claim with this reference (CLM-7K3Q9D), in any case. */
+  reference?: string;
 }
 
 /** The query of GET /v1/billing/statements. */

@@ -3,7 +3,7 @@
 // (stores.ts, slug.ts), which enforces them for every door; the options only read the strings.
 import { z } from 'zod';
 import { BillingMonth } from '../../contract/billing.js';
-import { CLAIM_REASONS, CLAIM_STATUSES } from '../../contract/claims.js';
+import { CLAIM_REASONS, CLAIM_STATUSES, RESOLUTION_TYPES } from '../../contract/claims.js';
 import { ClaimPagePatch, CLAIM_WINDOW_DAYS } from '../../contract/console/settings.js';
 import { majorTextToCents, QUOTE_AMOUNT_PATTERN } from '../../contract/money.js';
 import { MIN_SECRET_LENGTH } from '../domain/platforms/index.js';
@@ -113,6 +113,10 @@ export const ClaimSetStatusOptions = z.object({
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a claim id (a UUID)'),
   status: z.enum(CLAIM_STATUSES, { errorMap: () => ({ message: `must be one of ${CLAIM_STATUSES.join(', ')}` }) }),
   note: z.string().max(2000, 'must be at most 2000 characters').optional(),
+  resolution: z.enum(RESOLUTION_TYPES, { errorMap: () => ({ message: `must be one of ${RESOLUTION_TYPES.join(', ')}` }) }).optional(),
+  amount: Money.optional(),
+  payout: Money.optional(),
+  payoutReference: z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters').optional(),
 });
 
 export const BillingReportOptions = z.object({

@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import { inConnectionTransaction, type Database, type HotStatement } from '../db/client.js';
 import type { Clock } from '../domain/kernel/index.js';
 import { pollShipment, TrackingUnavailableError } from '../domain/shipments/index.js';
+import { claimRulesAfterTracking } from './claim-rules.js';
 import type { PollScheduler, TrackingProvider } from '../domain/shipments/index.js';
 
 import { inTransaction, onConnection } from './queue.js';
@@ -80,6 +81,7 @@ export async function queueFirstPolls(db: Database, boss: PgBoss): Promise<numbe
 
 export async function startTrackingJobs(options: TrackingJobsOptions): Promise<TrackingJobs> {
   const { boss, db, provider, clock, logger } = options;
+  const rerunRulesAfterTracking = claimRulesAfterTracking({ db, clock, logger });
   await boss.createQueue(TRACKING_POLL_QUEUE, {
     name: TRACKING_POLL_QUEUE,
     policy: 'stately',
@@ -108,6 +110,7 @@ export async function startTrackingJobs(options: TrackingJobsOptions): Promise<T
           try {
             const outcome = await pollShipment(db, provider, scheduler, job.data.shipmentId, now, nextPollAt);
             logger.debug({ component: 'jobs', shipment_id: job.data.shipmentId, outcome }, 'tracking poll');
+            await rerunRulesAfterTracking(job.data.shipmentId);
           } catch (error) {
             // Thrown errors make pg-boss retry the job with backoff; the provider being down is expected.
             const level = error instanceof TrackingUnavailableError ? 'warn' : 'error';

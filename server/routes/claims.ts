@@ -1,11 +1,11 @@
 import { initServer } from '@ts-rest/express';
 import { claimsContract } from '../../contract/index.js';
-import { getClaim, listClaims, readClaimPhoto, toClaimResponse } from '../domain/claims/index.js';
-
-
+import { decideClaim, findClaimByReference, getClaim, listClaims, readClaimPhoto, toClaimResponse } from '../domain/claims/index.js';
+import { AppError } from '../domain/kernel/index.js';
+import { commandsFor } from '../domain/sandbox/index.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../http/route-policy.js';
-import { commandsFor } from '../domain/sandbox/index.js';
+import { claimDecisionOf } from '../wire/claim-decision.js';
 
 const s = initServer();
 
@@ -17,18 +17,28 @@ export const claimsRouter = ({ db, clock, photos }: AppDeps) =>
       return { status: 201, body: toClaimResponse(claim) };
     },
     get: async ({ params, req }) => {
-      const claim = await getClaim(db, scopeOf(req), params.id);
+      const claim = await getClaim(db, scopeOf(req), params.id, clock.now());
       return { status: 200, body: toClaimResponse(claim) };
     },
     photo: async ({ params, req, res }) => {
       // The claim first: its 404 names the claim, and the photo must be one of its own.
-      const claim = await getClaim(db, scopeOf(req), params.id);
+      const claim = await getClaim(db, scopeOf(req), params.id, clock.now());
       const jpeg = await readClaimPhoto(db, photos, params.photo_id, { storeId: claim.storeId, claimId: claim.id });
       res.setHeader('Cache-Control', 'private, no-store');
       return { status: 200, body: jpeg };
     },
     list: async ({ query, req }) => {
-      const claims = await listClaims(db, scopeOf(req), query.source_order_id);
+      const scope = scopeOf(req);
+      if ((query.reference === undefined) === (query.source_order_id === undefined)) {
+        const message = 'send exactly one of source_order_id and reference';
+        throw new AppError('invalid_request', 'Name the order or the reference.', [{ field: 'source_order_id', message }, { field: 'reference', message }]);
+      }
+      const claims =
+        query.reference !== undefined ? await findClaimByReference(db, scope, query.reference, clock.now()) : await listClaims(db, scope, query.source_order_id ?? '', clock.now());
       return { status: 200, body: { data: claims.map(toClaimResponse) } };
+    },
+    setStatus: async ({ params, body, req }) => {
+      const claim = await decideClaim(db, scopeOf(req), params.id, claimDecisionOf(body), clock);
+      return { status: 200, body: toClaimResponse(claim) };
     },
   });

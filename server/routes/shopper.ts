@@ -45,7 +45,7 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 export const shopperRouter = ({ db, clock, photos, shopperSessions, rateLimiting, shopperLookupFloorMs }: AppDeps) => {
   const claimAnswer = async (req: Parameters<typeof shopperOf>[0], claimId: string): Promise<z.input<typeof ShopperClaim>> => {
-    const view = await shopperClaimView(db, shopperOf(req).scope, claimId);
+    const view = await shopperClaimView(db, shopperOf(req).scope, claimId, clock.now());
     return {
       id: view.claim.id,
       order_number: view.orderNumber,

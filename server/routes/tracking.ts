@@ -2,13 +2,15 @@ import { initServer } from '@ts-rest/express';
 import { trackingContract } from '../../contract/index.js';
 import { AppError } from '../domain/kernel/index.js';
 import { applyProviderEvent } from '../domain/shipments/index.js';
+import { claimRulesAfterTracking } from '../jobs/claim-rules.js';
 import type { AppDeps } from '../deps.js';
 import { parseEasyPostTrackerEvent } from '../tracking/easypost.js';
 
 const s = initServer();
 
-export const trackingRouter = ({ db, clock }: AppDeps) =>
-  s.router(trackingContract, {
+export const trackingRouter = ({ db, clock, logger }: AppDeps) => {
+  const rerunRulesAfterTracking = claimRulesAfterTracking({ db, clock, logger });
+  return s.router(trackingContract, {
     easyPostWebhook: async ({ body }) => {
       let event: ReturnType<typeof parseEasyPostTrackerEvent>;
       try {
@@ -18,7 +20,9 @@ export const trackingRouter = ({ db, clock }: AppDeps) =>
       }
       // Events other than tracker updates are acknowledged so EasyPost does not resend them.
       if (event === null) return { status: 200, body: { received: true, matched: false } };
-      const matched = await applyProviderEvent(db, event.providerRef, event.report, clock.now());
-      return { status: 200, body: { received: true, matched } };
+      const shipmentId = await applyProviderEvent(db, event.providerRef, event.report, clock.now());
+      if (shipmentId !== null) await rerunRulesAfterTracking(shipmentId);
+      return { status: 200, body: { received: true, matched: shipmentId !== null } };
     },
   });
+};

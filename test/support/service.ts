@@ -24,14 +24,18 @@ import { createSandboxProvider } from '../../server/tracking/sandbox.js';
 import { TRACKING_POLL_QUEUE } from '../../server/jobs/tracking-jobs.js';
 import { createStore, type StoreContext } from '../../server/domain/stores/index.js';
 
-import { decideClaim, findClaimStore, type ClaimRecord, type ClaimStatus } from '../../server/domain/claims/index.js';
+import { decideClaim, findClaimStore, type ClaimDecision, type ClaimRecord, type ClaimStatus } from '../../server/domain/claims/index.js';
 
 /** The operator the tests act as, in the audit log. */
 export const TEST_OPERATOR: ServiceScope = { actor: { kind: 'operator', name: 'test-suite' } };
 
-/** Decides a claim as the operator's CLI does: the claim's store found from its id. */
-export async function decideClaimAsOperator(db: Database, id: string, status: ClaimStatus, clock: Clock, note?: string): Promise<ClaimRecord> {
-  return decideClaim(db, actingFor(TEST_OPERATOR, await findClaimStore(db, id)), id, status, clock, note);
+/**
+ * Decides a claim as the operator's CLI does: the claim's store found from its id. An approval is
+ * a refund of amount_claimed and a payment pays nothing, unless the test says otherwise.
+ */
+export async function decideClaimAsOperator(db: Database, id: string, status: ClaimStatus, clock: Clock, note?: string, decision: Partial<ClaimDecision> = {}): Promise<ClaimRecord> {
+  const needed = status === 'approved' ? { resolution: { type: 'refund' as const } } : status === 'paid' ? { payout: { amountCents: 0 } } : {};
+  return decideClaim(db, actingFor(TEST_OPERATOR, await findClaimStore(db, id)), id, { status, note, ...needed, ...decision }, clock);
 }
 
 /** Real time plus an offset the test can move forward. */

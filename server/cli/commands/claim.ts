@@ -1,7 +1,7 @@
 // npm run admin -- claim <create|set-status>: a claim filed for a shopper by the operator, and moved
 // along its statuses; printed as the API prints a claim.
 import type { Command } from 'commander';
-import { CLAIM_REASONS, CLAIM_STATUSES } from '../../../contract/claims.js';
+import { CLAIM_REASONS, CLAIM_STATUSES, RESOLUTION_TYPES } from '../../../contract/claims.js';
 import { actingFor } from '../../domain/access/index.js';
 import { decideClaim, fileClaim, findClaimStore, toClaimResponse } from '../../domain/claims/index.js';
 import { systemClock } from '../../domain/kernel/index.js';
@@ -24,7 +24,13 @@ async function claimCreate(command: Command): Promise<Report> {
 
 async function claimSetStatus(command: Command): Promise<Report> {
   const options = parseOptions(ClaimSetStatusOptions, command);
-  const claim = await withDatabase(async (db) => decideClaim(db, actingFor(operator(), await findClaimStore(db, options.id)), options.id, options.status, systemClock, options.note));
+  const decision = {
+    status: options.status,
+    note: options.note,
+    resolution: options.resolution === undefined ? undefined : { type: options.resolution, amountCents: options.amount },
+    payout: options.payout === undefined ? undefined : { amountCents: options.payout, reference: options.payoutReference },
+  };
+  const claim = await withDatabase(async (db) => decideClaim(db, actingFor(operator(), await findClaimStore(db, options.id)), options.id, decision, systemClock));
   return {
     json: { claim: toClaimResponse(claim) },
     lines: [`Claim ${claim.id} on order "${claim.sourceOrderId}" is ${claim.status}.`],
@@ -49,5 +55,9 @@ export function registerClaimCommands(program: Command): void {
     .option('--id <id>', 'id of the claim (required)')
     .option('--status <status>', 'the new status (required)')
     .option('--note <text>', 'why, kept in the claim history')
+    .option('--resolution <type>', `to approve: ${RESOLUTION_TYPES.join(', ')}`)
+    .option('--amount <amount>', "the resolution's amount in USD (amount_claimed when absent)")
+    .option('--payout <amount>', 'to mark paid: the amount paid out, in USD')
+    .option('--payout-reference <reference>', 'your own reference for the payout, e.g. a refund id')
     .action(action(claimSetStatus));
 }

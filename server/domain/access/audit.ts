@@ -26,6 +26,7 @@ export type AuditAction =
   | 'claim.photo_uploaded'
   | 'shopper.order_found'
   | 'claim.status_changed'
+  | 'claim_rules.changed'
   | 'webhook_endpoint.created'
   | 'webhook_endpoint.updated'
   | 'webhook_endpoint.deleted'

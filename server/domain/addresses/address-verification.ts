@@ -108,6 +108,22 @@ export async function forgetAddressLookups(db: Database | Transaction, addresses
   if (keys.length > 0) await db.addressLookup.deleteMany({ where: { keyHash: { in: keys } } });
 }
 
+/**
+ * The verdict kept for each address by a verifier's answer still in the cache (claims show it as
+ * evidence), or null when none is: a shipping address is verified at checkout, not when ordered.
+ */
+export async function keptVerdicts(db: Database | Transaction, addresses: ReadonlyArray<AddressInput | null>, now: Date): Promise<Array<Verification['verdict'] | null>> {
+  const keysOf = addresses.map((address) => {
+    const standard = address === null ? null : standardizeUsAddress(address);
+    return standard === null ? [] : CACHED_VERIFIERS.map((verifier) => lookupKey(verifier, standard));
+  });
+  const keys = [...new Set(keysOf.flat())];
+  if (keys.length === 0) return addresses.map(() => null);
+  const rows = await db.addressLookup.findMany({ where: { keyHash: { in: keys }, expiresAt: { gt: now } }, select: { keyHash: true, result: true } });
+  const verdicts = new Map(rows.map((row) => [row.keyHash, (row.result as unknown as Verification).verdict]));
+  return keysOf.map((candidates) => candidates.map((key) => verdicts.get(key)).find((verdict) => verdict !== undefined) ?? null);
+}
+
 /** Runs the verifier with a deadline; a throw or the deadline becomes unknown. */
 async function askVerifier(settings: VerificationSettings, input: AddressInput): Promise<Verification> {
   const controller = new AbortController();

@@ -3,6 +3,7 @@
 export { addressKind, standardizeAddress, type StandardizedAddress, stateCode } from './address-standardization.js';
 export {
   addressInputOf,
+  keptVerdicts,
   forgetAddressLookups,
   OUTSIDE_US,
   standardizeUsAddress,

@@ -26,6 +26,10 @@ export interface BillingStatementRecord {
   credits: { count: number; totalCents: number; weeks: BillingCreditWeekRecord[] };
   /** premiums + repricings - credits: the sum of the month's ledger entries. */
   netCents: number;
+  /** The month's claims, each counted in the month its event happened. */
+  claims: { filed: number; approved: number; denied: number; paid: number; paidTotalCents: number };
+  /** Claims paid over net premium, to four decimals; null when the net premium is zero or less. */
+  lossRatio: number | null;
 }
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -140,6 +144,8 @@ export async function billingStatement(db: Database, scope: Scope, month: string
     }
   }
 
+  const claims = await monthClaims(db, storeId, start);
+  const netCents = centsNumber(premiumCents + repricingCents + reversalCents);
   return {
     storeId,
     month,
@@ -152,8 +158,29 @@ export async function billingStatement(db: Database, scope: Scope, month: string
         .sort(([, a], [, b]) => a.startsOn.localeCompare(b.startsOn))
         .map(([week, bucket]) => ({ week, startsOn: bucket.startsOn, count: bucket.count, totalCents: centsNumber(-bucket.reversalCents) })),
     },
-    netCents: centsNumber(premiumCents + repricingCents + reversalCents),
+    netCents,
+    claims,
+    lossRatio: netCents > 0 ? Math.round((claims.paidTotalCents / netCents) * 10_000) / 10_000 : null,
   };
+}
+
+/** The month's claims: filed by their filing, approved and denied by their decision, paid by their payout date. */
+async function monthClaims(db: Database, storeId: string, start: Date): Promise<BillingStatementRecord['claims']> {
+  const [row] = await db.$queryRaw<Array<{ filed: number; approved: number; denied: number; paid: number; paid_total: bigint }>>`
+    WITH month AS (SELECT ${start.toISOString()}::timestamptz AS starts, ${start.toISOString()}::timestamptz + interval '1 month' AS ends),
+         decisions AS (
+           SELECT h.to_status, count(*)::int AS n
+             FROM claim_status_changes h JOIN claims c ON c.id = h.claim_id, month
+            WHERE c.store_id = ${storeId}::uuid AND h.to_status IN ('approved', 'denied')
+              AND h.created_at >= month.starts AND h.created_at < month.ends
+            GROUP BY 1)
+    SELECT (SELECT count(*)::int FROM claims c, month WHERE c.store_id = ${storeId}::uuid AND c.created_on >= month.starts AND c.created_on < month.ends) AS filed,
+           COALESCE((SELECT n FROM decisions WHERE to_status = 'approved'), 0) AS approved,
+           COALESCE((SELECT n FROM decisions WHERE to_status = 'denied'), 0) AS denied,
+           (SELECT count(*)::int FROM claims c, month WHERE c.store_id = ${storeId}::uuid AND c.payout_paid_on >= month.starts AND c.payout_paid_on < month.ends) AS paid,
+           (SELECT COALESCE(sum(c.payout_amount_cents), 0)::bigint FROM claims c, month
+             WHERE c.store_id = ${storeId}::uuid AND c.payout_paid_on >= month.starts AND c.payout_paid_on < month.ends) AS paid_total`;
+  return { filed: row?.filed ?? 0, approved: row?.approved ?? 0, denied: row?.denied ?? 0, paid: row?.paid ?? 0, paidTotalCents: centsNumber(row?.paid_total ?? 0n) };
 }
 
 export interface MonthLedgerEntry {

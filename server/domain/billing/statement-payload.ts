@@ -24,5 +24,13 @@ export function toBillingStatementResponse(statement: BillingStatementRecord): z
       })),
     },
     net_total: money(statement.netCents),
+    claims: {
+      filed: statement.claims.filed,
+      approved: statement.claims.approved,
+      denied: statement.claims.denied,
+      paid: statement.claims.paid,
+      paid_total: money(statement.claims.paidTotalCents),
+    },
+    loss_ratio: statement.lossRatio,
   };
 }

@@ -3,11 +3,11 @@
 // Claims are filed on a protected, uncancelled order, optionally about one of its shipments and
 // some of its line items; a claim is open until denied, paid or closed.
 import type { z } from 'zod';
-import type { CLAIM_CHANNELS, CLAIM_STATUSES, ClaimRequest } from '../../../contract/claims.js';
+import type { CLAIM_ACTOR_KINDS, CLAIM_CHANNELS, CLAIM_STATUSES, ClaimRequest, RESOLUTION_TYPES } from '../../../contract/claims.js';
 import type { Database, Prisma, Transaction } from '../../db/client.js';
 import type { Actor } from '../access/index.js';
 import { AppError, assertUniqueIds } from '../kernel/index.js';
-
+import { evidenceOfClaims, type ClaimEvidence } from './claim-evidence.js';
 import { photosOfClaims, type ClaimPhotoRecord } from './claim-photos.js';
 
 export type ClaimInput = z.output<typeof ClaimRequest>;
@@ -15,6 +15,28 @@ export type ClaimInput = z.output<typeof ClaimRequest>;
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
 export type ClaimChannel = (typeof CLAIM_CHANNELS)[number];
 export type ClaimReason = ClaimInput['reason'];
+export type ResolutionType = (typeof RESOLUTION_TYPES)[number];
+
+export interface ClaimResolution {
+  type: ResolutionType;
+  amountCents: number;
+  note: string | null;
+}
+
+export interface ClaimPayout {
+  amountCents: number;
+  paidOn: Date;
+  reference: string | null;
+}
+
+/** A status change as the claim answers it: who made it, and for a rule, which and what it read. */
+export interface ClaimHistoryRecord {
+  fromStatus: ClaimStatus | null;
+  toStatus: ClaimStatus;
+  note: string | null;
+  changedOn: Date;
+  by: { kind: (typeof CLAIM_ACTOR_KINDS)[number]; id: string | null; rule: { name: string; version: number; evidence: unknown } | null } | null;
+}
 
 /** Statuses in which a claim still blocks cancellations. */
 export const OPEN_CLAIM_STATUSES: readonly ClaimStatus[] = ['open', 'in_review', 'approved'];
@@ -43,6 +65,12 @@ export interface ClaimRecord {
   createdOn: Date;
   updatedOn: Date;
   resolvedOn: Date | null;
+  reference: string;
+  amountClaimedCents: number;
+  resolution: ClaimResolution | null;
+  payout: ClaimPayout | null;
+  evidence: ClaimEvidence;
+  history: ClaimHistoryRecord[];
 }
 
 export const claimInclude = {
@@ -51,7 +79,13 @@ export const claimInclude = {
 } satisfies Prisma.ClaimInclude;
 export type StoredClaim = Prisma.ClaimGetPayload<{ include: typeof claimInclude }>;
 
-function toClaimRecord(row: StoredClaim, photos: ClaimPhotoRecord[]): ClaimRecord {
+interface ClaimDetails {
+  photos: ClaimPhotoRecord[];
+  evidence: ClaimEvidence;
+  history: ClaimHistoryRecord[];
+}
+
+function toClaimRecord(row: StoredClaim, details: ClaimDetails): ClaimRecord {
   return {
     id: row.id,
     storeId: row.storeId,
@@ -62,25 +96,56 @@ function toClaimRecord(row: StoredClaim, photos: ClaimPhotoRecord[]): ClaimRecor
     items: row.items as ClaimRecord['items'],
     status: row.status,
     channel: row.channel,
-    photos,
+    photos: details.photos,
     createdOn: row.createdOn,
     updatedOn: row.updatedOn,
     resolvedOn: row.resolvedOn,
+    reference: row.reference,
+    amountClaimedCents: Number(row.amountClaimedCents),
+    resolution:
+      row.resolutionType === null || row.resolutionAmountCents === null
+        ? null
+        : { type: row.resolutionType as ResolutionType, amountCents: Number(row.resolutionAmountCents), note: row.resolutionNote },
+    payout:
+      row.payoutAmountCents === null || row.payoutPaidOn === null ? null : { amountCents: Number(row.payoutAmountCents), paidOn: row.payoutPaidOn, reference: row.payoutReference },
+    evidence: details.evidence,
+    history: details.history,
   };
 }
 
-/**
- * Claims with their photos. The photos are read by a statement of their own, after the claims: a
- * to-many include would have Prisma send two queries at once, which a transaction's one
- * connection cannot take (pg refuses a query while one runs, from pg 9).
- */
-export async function withPhotos(db: Database | Transaction, rows: StoredClaim[]): Promise<ClaimRecord[]> {
-  const photos = await photosOfClaims(db, rows.map((row) => row.id));
-  return rows.map((row) => toClaimRecord(row, photos.get(row.id) ?? []));
+type StatusChangeRow = Prisma.ClaimStatusChangeGetPayload<object>;
+
+function toHistoryRecord(change: StatusChangeRow): ClaimHistoryRecord {
+  const by: ClaimHistoryRecord['by'] =
+    change.ruleName !== null && change.ruleVersion !== null
+      ? { kind: 'rule', id: null, rule: { name: change.ruleName, version: change.ruleVersion, evidence: change.evidence } }
+      : change.actorKind === null
+        ? null
+        : { kind: change.actorKind, id: change.actorId, rule: null };
+  return { fromStatus: change.fromStatus, toStatus: change.toStatus, note: change.note, changedOn: change.createdAt, by };
 }
 
-export async function withPhotosOne(db: Database | Transaction, row: StoredClaim): Promise<ClaimRecord> {
-  const [claim] = await withPhotos(db, [row]);
+/**
+ * Claims with their photos, history and evidence as of `now`. Each is read by a statement of its
+ * own, after the claims: a to-many include would have Prisma send two queries at once, which a
+ * transaction's one connection cannot take (pg refuses a query while one runs, from pg 9).
+ */
+export async function withDetails(db: Database | Transaction, rows: StoredClaim[], now: Date): Promise<ClaimRecord[]> {
+  const ids = rows.map((row) => row.id);
+  const photos = await photosOfClaims(db, ids);
+  const changes = ids.length === 0 ? [] : await db.claimStatusChange.findMany({ where: { claimId: { in: ids } }, orderBy: { id: 'asc' } });
+  const evidence = await evidenceOfClaims(db, rows.map((row) => ({ id: row.id, orderId: row.orderId, shipmentId: row.shipmentId, filedWithinWindow: row.filedWithinWindow })), now);
+  return rows.map((row) =>
+    toClaimRecord(row, {
+      photos: photos.get(row.id) ?? [],
+      history: changes.filter((change) => change.claimId === row.id).map(toHistoryRecord),
+      evidence: evidence.get(row.id) as ClaimEvidence,
+    }),
+  );
+}
+
+export async function withDetailsOne(db: Database | Transaction, row: StoredClaim, now: Date): Promise<ClaimRecord> {
+  const [claim] = await withDetails(db, [row], now);
   return claim as ClaimRecord;
 }
 

@@ -1,10 +1,12 @@
-// Filing a claim: the one function behind the API, the claim page and the operator's CLI.
+// Filing a claim: the one function behind the API, the claim page and the operator's CLI. A claim
+// gets its reference, the value of what it claims and whether it came inside the store's window;
+// then the store's rules may decide it at once (apply-claim-rules.ts).
 import type { FieldError } from '../../../contract/errors.js';
 import { isUniqueViolation, type Database, type Transaction } from '../../db/client.js';
 import { actorColumns, recordAudit, type Scope } from '../access/index.js';
 
 import { emitEvent, newEvent } from '../events/index.js';
-import { AppError } from '../kernel/index.js';
+import { AppError, clockAt } from '../kernel/index.js';
 import { lockExistingOrderRow } from '../orders/index.js';
 import { toClaimResponse } from './claim-payload.js';
 import {
@@ -13,13 +15,19 @@ import {
   claimInclude,
   claimItems,
   OPEN_CLAIM_STATUSES,
-  withPhotosOne,
+  withDetailsOne,
   type ClaimChannel,
   type ClaimInput,
   type ClaimReason,
   type ClaimRecord,
 } from './claim-record.js';
-import { claimWindow } from './claim-windows.js';
+import { amountClaimedCents } from './claim-amount.js';
+import { newClaimReference } from './claim-reference.js';
+import { claimWindow, type ClaimWindowSettings, type ParcelProgress } from './claim-windows.js';
+import { applyClaimRulesIn } from './apply-claim-rules.js';
+
+/** A filing raced by another (the same parcel, or a reference drawn twice) is tried again this often. */
+const FILING_ATTEMPTS = 3;
 
 /** The store is told which claim; a shopper sees theirs on the order page. */
 const openClaimOnShipment = (claimId: string, channel: ClaimChannel) =>
@@ -45,7 +53,28 @@ export async function fileClaim(db: Database, scope: Scope, input: ClaimInput, n
   const channel = claimChannelOf(scope.actor);
   const photoIds = [...new Set(attachments.photoIds ?? [])];
 
-  try {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await fileOnce(db, scope, input, now, channel, items, photoIds);
+    } catch (error) {
+      // A unique index refused the row: the open claim per parcel (a filing that raced past the
+      // check, which the next attempt sees and names) or the store's references (drawn again).
+      if (!isUniqueViolation(error)) throw error;
+      if (attempt >= FILING_ATTEMPTS) throw new AppError('conflict', 'This parcel already has an open claim; follow that one, or wait until it is resolved.');
+    }
+  }
+}
+
+async function fileOnce(
+  db: Database,
+  scope: Scope,
+  input: ClaimInput,
+  now: Date,
+  channel: ClaimChannel,
+  items: ReturnType<typeof claimItems>,
+  photoIds: readonly string[],
+): Promise<ClaimRecord> {
+  {
     return await db.$transaction(async (tx) => {
       // The order row lock serialises this with order and shipment cancellation, and with a second
       // filing on the same parcel.
@@ -56,16 +85,21 @@ export async function fileClaim(db: Database, scope: Scope, input: ClaimInput, n
 
       const errors: FieldError[] = [];
       let shipmentId: string | null = null;
+      const windows = await windowSettings(tx, scope.store.id);
+      const parcels = await tx.shipment.findMany({
+        where: { orderId, cancelledOn: null, ...(input.tracking_number === undefined ? {} : { trackingNumber: input.tracking_number }) },
+        include: { checkpoints: { select: { status: true, occurredAt: true } } },
+      });
       if (input.tracking_number !== undefined) {
-        const shipment = await tx.shipment.findFirst({
-          where: { orderId, trackingNumber: input.tracking_number, cancelledOn: null },
-          include: { checkpoints: { select: { status: true, occurredAt: true } } },
-        });
+        const shipment = parcels[0];
         if (shipment) {
           shipmentId = shipment.id;
           const open = await tx.claim.findFirst({ where: { shipmentId, status: { in: [...OPEN_CLAIM_STATUSES] } }, select: { id: true } });
           if (open) throw openClaimOnShipment(open.id, channel);
-          if (channel === 'shopper_page') await assertWindowOpen(tx, scope.store.id, input.reason, shipment, now);
+          if (channel === 'shopper_page') {
+            const window = claimWindow(input.reason, shipment, windows, now);
+            if (!window.open) throw new AppError('conflict', window.explanation);
+          }
         } else errors.push({ field: 'tracking_number', message: 'is not an active shipment of this order' });
       } else if (channel === 'shopper_page') errors.push({ field: 'tracking_number', message: 'is required: choose the parcel' });
       const ordered = new Map(order.lineItems.map((line) => [line.sourceId, line.quantity]));
@@ -91,41 +125,42 @@ export async function fileClaim(db: Database, scope: Scope, input: ClaimInput, n
           channel,
           createdOn: now,
           updatedOn: now,
+          reference: newClaimReference(),
+          amountClaimedCents: amountClaimedCents(order.lineItems, items),
+          filedWithinWindow: withinWindow(input.reason, parcels, windows, now),
           history: { create: { fromStatus: null, toStatus: 'open', createdAt: now, ...actorColumns(scope.actor) } },
         },
         select: { id: true },
       });
       if (photoIds.length > 0) {
         // Only photos uploaded for this order and not yet in a claim: anything else is refused.
-        const taken = await tx.claimPhoto.updateMany({ where: { id: { in: photoIds }, orderId, claimId: null }, data: { claimId: created.id } });
+        const taken = await tx.claimPhoto.updateMany({ where: { id: { in: [...photoIds] }, orderId, claimId: null }, data: { claimId: created.id } });
         if (taken.count !== photoIds.length) {
           throw new AppError('invalid_request', 'The claim names photos it cannot use.', [
             { field: 'photo_ids', message: 'must name photos uploaded for this order and not already in a claim' },
           ]);
         }
       }
-      const claim = await withPhotosOne(tx, await tx.claim.findUniqueOrThrow({ where: { id: created.id }, include: claimInclude }));
+      const claim = await withDetailsOne(tx, await tx.claim.findUniqueOrThrow({ where: { id: created.id }, include: claimInclude }), now);
       await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'claim.filed', subject: { type: 'claim', id: claim.id }, at: now });
       await emitEvent(tx, scope.actor, scope.store.id, newEvent('claim.created', toClaimResponse(claim)), now);
-      return claim;
+      // The store's rules may decide it at once, a millisecond after its filing (decideClaim).
+      return (await applyClaimRulesIn(tx, scope, claim, clockAt(now))) ?? claim;
     });
-  } catch (error) {
-    // The partial unique index on open claims per parcel: a filing that raced past the check.
-    if (isUniqueViolation(error)) throw new AppError('conflict', 'This parcel already has an open claim; follow that one, or wait until it is resolved.');
-    throw error;
   }
 }
 
-/** A shopper files within the store's windows (claim-windows.ts); the 409 says why not. */
-async function assertWindowOpen(
-  tx: Transaction,
-  storeId: string,
-  reason: ClaimReason,
-  parcel: Parameters<typeof claimWindow>[1],
-  now: Date,
-): Promise<void> {
+async function windowSettings(tx: Transaction, storeId: string): Promise<ClaimWindowSettings> {
   const settings = await tx.store.findUniqueOrThrow({ where: { id: storeId }, select: { claimLostAfterDays: true, claimAfterDeliveryDays: true } });
-  const window = claimWindow(reason, parcel, { lostAfterDays: settings.claimLostAfterDays, afterDeliveryDays: settings.claimAfterDeliveryDays }, now);
-  if (!window.open) throw new AppError('conflict', window.explanation);
+  return { lostAfterDays: settings.claimLostAfterDays, afterDeliveryDays: settings.claimAfterDeliveryDays };
+}
+
+/**
+ * Whether the claim comes inside the store's window for its reason (claim-windows.ts): on its
+ * parcel, or for a whole-order claim on any of the order's parcels; null without a parcel.
+ */
+function withinWindow(reason: ClaimReason, parcels: readonly ParcelProgress[], settings: ClaimWindowSettings, now: Date): boolean | null {
+  if (parcels.length === 0) return null;
+  return parcels.some((parcel) => claimWindow(reason, parcel, settings, now).open);
 }
 

@@ -6,22 +6,29 @@ import { afterCursor, decodePageCursor, isUuid, pageOf } from '../kernel/index.j
 
 import { orderNotFound } from '../orders/index.js';
 import { toStoreContext, type StoreContext } from '../stores/index.js';
-import { claimInclude, claimNotFound, withPhotos, withPhotosOne, type ClaimRecord, type ClaimStatus } from './claim-record.js';
+import { normalizedReference } from './claim-reference.js';
+import { claimInclude, claimNotFound, withDetails, withDetailsOne, type ClaimRecord, type ClaimStatus } from './claim-record.js';
 
-export async function getClaim(db: Database, scope: Scope, id: string): Promise<ClaimRecord> {
+export async function getClaim(db: Database, scope: Scope, id: string, now: Date): Promise<ClaimRecord> {
   if (!isUuid(id)) throw claimNotFound(id);
   const row = await db.claim.findFirst({ where: { id, storeId: scope.store.id }, include: claimInclude });
   if (!row) throw claimNotFound(id);
-  return withPhotosOne(db, row);
+  return withDetailsOne(db, row, now);
 }
 
 /** A claim of one order (the shopper's session), or null. */
-export async function findClaimOfOrder(db: Database, orderId: string, claimId: string): Promise<ClaimRecord | null> {
+export async function findClaimOfOrder(db: Database, orderId: string, claimId: string, now: Date): Promise<ClaimRecord | null> {
   const row = await db.claim.findFirst({ where: { id: claimId, orderId }, include: claimInclude });
-  return row === null ? null : withPhotosOne(db, row);
+  return row === null ? null : withDetailsOne(db, row, now);
 }
 
-export async function listClaims(db: Database, scope: Scope, sourceOrderId: string): Promise<ClaimRecord[]> {
+/** The store's claim with this reference (typed in any case, with or without its dash), if any. */
+export async function findClaimByReference(db: Database, scope: Scope, reference: string, now: Date): Promise<ClaimRecord[]> {
+  const row = await db.claim.findUnique({ where: { storeId_reference: { storeId: scope.store.id, reference: normalizedReference(reference) } }, include: claimInclude });
+  return row === null ? [] : [await withDetailsOne(db, row, now)];
+}
+
+export async function listClaims(db: Database, scope: Scope, sourceOrderId: string, now: Date): Promise<ClaimRecord[]> {
   const notFound = orderNotFound(sourceOrderId);
   const order = await db.order.findUnique({
     where: { storeId_sourceOrderId: { storeId: scope.store.id, sourceOrderId } },
@@ -29,7 +36,7 @@ export async function listClaims(db: Database, scope: Scope, sourceOrderId: stri
   });
   if (!order) throw notFound;
   const rows = await db.claim.findMany({ where: { orderId: order.id }, include: claimInclude, orderBy: [{ createdOn: 'asc' }, { id: 'asc' }] });
-  return withPhotos(db, rows);
+  return withDetails(db, rows, now);
 }
 
 /** A store's claims, oldest first (the console's queue), of one status or all, a page at a time. */
@@ -38,6 +45,7 @@ export async function listStoreClaims(
   scope: Scope,
   query: { status?: ClaimStatus; cursor?: string },
   limit: number,
+  now: Date,
 ): Promise<{ claims: ClaimRecord[]; nextCursor: string | null }> {
   const after = query.cursor === undefined ? null : decodePageCursor(query.cursor);
   const rows = await db.claim.findMany({
@@ -47,7 +55,7 @@ export async function listStoreClaims(
     take: limit + 1,
   });
   const { page, nextCursor } = pageOf(rows, limit);
-  return { claims: await withPhotos(db, page), nextCursor };
+  return { claims: await withDetails(db, page, now), nextCursor };
 }
 
 /** A claim's status changes, oldest first, each with who made it. */

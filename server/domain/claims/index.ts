@@ -29,14 +29,22 @@ export {
   openClaimExistsSql,
 } from './claim-record.js';
 export { type ClaimWindow, claimWindow, claimWindows, type ClaimWindowSettings, deliveredOn, lastScanOn } from './claim-windows.js';
-export { decideClaim } from './decide-claim.js';
+export { applyClaimRulesIn, rerunClaimRules, ruleDecision } from './apply-claim-rules.js';
+export { amountClaimedCents } from './claim-amount.js';
+export { evidenceOfClaims, evidenceValues, type ClaimEvidence } from './claim-evidence.js';
+export { newClaimReference, normalizedReference } from './claim-reference.js';
+export { getClaimRules, putClaimRules, type ClaimRule, type ClaimRuleSet } from './claim-rules.js';
+export { CLAIM_RULES_ACTOR, decideClaim, type ClaimDecision } from './decide-claim.js';
+export { firstMatchingRule, ruleMatches, type RuleFacts } from './evaluate-claim-rules.js';
 export { type ClaimAttachments, fileClaim } from './file-claim.js';
 export { fileShopperClaim, type ShopperClaimFiling } from './file-shopper-claim.js';
 export { findOrderForShopper, NO_MATCHING_ORDER, recordOrderFound } from './find-shopper-order.js';
-export { claimHistory, findClaimStore, getClaim, listClaims, listStoreClaims } from './get-claim.js';
+export { claimHistory, findClaimByReference, findClaimStore, getClaim, listClaims, listStoreClaims } from './get-claim.js';
 export { type PhotoStore, postgresPhotoStore } from './photo-store.js';
 export { type ShopperClaimView, shopperClaimView } from './shopper-claim-view.js';
 export { assertShopperOrder, type ParcelItem, sessionEnded } from './shopper-order.js';
 export { carrierName, shopperOrderView, type ShopperOrderView, type ShopperParcel } from './shopper-order-view.js';
 export { removeStoreLogo, setStoreLogo, updateClaimPage } from './update-claim-page.js';
 export { uploadClaimPhoto } from './upload-claim-photo.js';
+export { toClaimRulesResponse, toDryRunResponse } from './claim-rules-payload.js';
+export { dryRunClaimRules, type DryRunResult } from './dry-run-claim-rules.js';

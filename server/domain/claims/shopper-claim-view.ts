@@ -15,17 +15,16 @@ export interface ShopperClaimView {
 }
 
 /** A claim of the session's order, with its history (the store's notes included, never who wrote them). */
-export async function shopperClaimView(db: Database, scope: Scope<ShopperActor>, claimId: string): Promise<ShopperClaimView> {
+export async function shopperClaimView(db: Database, scope: Scope<ShopperActor>, claimId: string, now: Date): Promise<ShopperClaimView> {
   const order = await shopperOrderRef(db, scope);
-  const claim = await findClaimOfOrder(db, order.id, claimId);
+  const claim = await findClaimOfOrder(db, order.id, claimId, now);
   if (claim === null) throw new AppError('not_found', 'No such claim on this order.');
-  const history = await db.claimStatusChange.findMany({ where: { claimId }, orderBy: { id: 'asc' } });
   const names = new Map(order.lineItems.map((line) => [line.sourceId, line.name]));
   return {
     claim,
     orderNumber: order.sourceOrderNumber,
     items: claim.items.map((item) => ({ sourceId: item.source_id, name: names.get(item.source_id) ?? item.source_id, quantity: item.quantity })),
-    history: history.map((change) => ({ status: change.toStatus, note: change.note, changedOn: change.createdAt })),
+    history: claim.history.map((change) => ({ status: change.toStatus, note: change.note, changedOn: change.changedOn })),
   };
 }
 

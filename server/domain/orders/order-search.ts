@@ -82,12 +82,12 @@ export interface OrderHistory {
 }
 
 /** Everything that happened to one order of the store. */
-export async function orderHistory(db: Database, scope: Scope, sourceOrderId: string): Promise<OrderHistory> {
+export async function orderHistory(db: Database, scope: Scope, sourceOrderId: string, now: Date): Promise<OrderHistory> {
   const order = await getOrder(db, scope, sourceOrderId);
   const [ledger, shipments, claims, refunds] = await Promise.all([
     db.premiumLedgerEntry.findMany({ where: { orderId: order.id }, orderBy: { id: 'asc' }, include: { refund: { select: { sourceRefundId: true } } } }),
     listOrderShipments(db, order.id),
-    listClaims(db, scope, sourceOrderId),
+    listClaims(db, scope, sourceOrderId, now),
     db.refund.findMany({ where: { orderId: order.id }, orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }] }),
   ]);
   return {

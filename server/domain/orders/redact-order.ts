@@ -19,8 +19,11 @@ const ERASED_OBJECT_FIELDS = { first_name: null, last_name: null, has_pii: false
 export function erasedEventData(data: Record<string, unknown>): Record<string, unknown> {
   const erased: Record<string, unknown> = { ...data };
   for (const [field, value] of Object.entries(ERASED_OBJECT_FIELDS)) if (field in erased) erased[field] = value;
-  // claim.status_changed carries the history entry, whose note is free text.
+  // claim.status_changed carries the history entry, whose note is free text; a claim carries its
+  // whole history and its resolution, whose notes are free text too.
   if (erased.status_change !== null && typeof erased.status_change === 'object') erased.status_change = { ...erased.status_change, note: null };
+  if (Array.isArray(erased.history)) erased.history = erased.history.map((change: unknown) => (change !== null && typeof change === 'object' ? { ...change, note: null } : change));
+  if (erased.resolution !== null && typeof erased.resolution === 'object') erased.resolution = { ...erased.resolution, note: null };
   if (Array.isArray(erased.line_items)) {
     erased.line_items = erased.line_items.map((line: unknown) =>
       line !== null && typeof line === 'object' && 'image_url' in line ? { ...line, image_url: null } : line,
@@ -91,6 +94,7 @@ export async function redactOrders(db: Database, scope: Scope, sourceOrderIds: r
 async function eraseOrderCopies(tx: Transaction, storeId: string, order: { id: string; sourceOrderId: string; quoteId: string | null }): Promise<void> {
   await tx.orderLineItem.updateMany({ where: { orderId: order.id, imageUrl: { not: null } }, data: { imageUrl: null } });
   await tx.claim.updateMany({ where: { orderId: order.id, description: { not: null } }, data: { description: null } });
+  await tx.claim.updateMany({ where: { orderId: order.id, resolutionNote: { not: null } }, data: { resolutionNote: null } });
   // A shopper's photos may show their home, their face or their neighbours: they go with the texts
   // (the default photo store's images with their rows).
   await tx.claimPhoto.deleteMany({ where: { orderId: order.id } });

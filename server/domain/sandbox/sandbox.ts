@@ -11,7 +11,7 @@
 // - A WooCommerce delivery signed with a test key's derived secret validates and books nothing.
 import { randomInt, randomUUID } from 'node:crypto';
 import { hotQuery, isUniqueViolation, type Database, type HotStatement } from '../../db/client.js';
-import type { Mode, PlatformActor, Scope } from '../access/index.js';
+import { actorColumns, type Mode, type PlatformActor, type Scope } from '../access/index.js';
 import type { RefundAcknowledgement, RefundCreated } from '../billing/index.js';
 import { reverseRefund } from '../billing/index.js';
 import type { Clock } from '../kernel/index.js';
@@ -20,7 +20,7 @@ import { applyWooCommerceEvent, fulfilledParcels, type FulfillmentAcknowledgemen
 
 import { type AddressInput, OUTSIDE_US, settleVerification, standardizeUsAddress, testModeVerification, type Verification, type VerificationSettings, verifyAddress } from '../addresses/index.js';
 
-import { assertUniqueItems, claimChannelOf, claimItems, fileClaim, type ClaimInput, type ClaimRecord } from '../claims/index.js';
+import { assertUniqueItems, claimChannelOf, claimItems, fileClaim, newClaimReference, type ClaimInput, type ClaimRecord } from '../claims/index.js';
 import {
   assertUniqueLineItemIds,
   createOrder,
@@ -88,6 +88,13 @@ const sandboxCommands: StoreCommands = {
       createdOn: now,
       updatedOn: now,
       resolvedOn: null,
+      // Test orders are not stored: the claim has no prices or parcels to read, so no value or evidence.
+      reference: newClaimReference(),
+      amountClaimedCents: 0,
+      resolution: null,
+      payout: null,
+      evidence: { delivery_status: null, last_scan_at: null, days_without_scan: null, delivered_at: null, within_window: null, photos: 0, prior_claims: 0, address_verdict: null },
+      history: [{ fromStatus: null, toStatus: 'open', changedOn: now, note: null, by: { kind: actorColumns(scope.actor).actorKind, id: actorColumns(scope.actor).actorId, rule: null } }],
     };
   },
   // Computed locally, no lookup spent: any well-formed US address is deliverable, ZIP 00000 is not.

@@ -62,10 +62,10 @@ export async function pollShipment(
   return status === null || status === 'Delivered' || status === 'Cancelled' ? 'stop' : 'again';
 }
 
-/** A provider webhook names its own id for the shipment; false when no active shipment follows it. */
-export async function applyProviderEvent(db: Database, providerRef: string, report: TrackingReport, now: Date): Promise<boolean> {
+/** A provider webhook names its own id for the shipment; the shipment's id, or null when no active shipment follows it. */
+export async function applyProviderEvent(db: Database, providerRef: string, report: TrackingReport, now: Date): Promise<string | null> {
   const shipment = await db.shipment.findFirst({ where: { providerRef, cancelledOn: null }, select: { id: true } });
-  if (!shipment) return false;
+  if (!shipment) return null;
   await applyTrackingReport(db, TRACKING_WEBHOOK_ACTOR, shipment.id, report, now);
-  return true;
+  return shipment.id;
 }

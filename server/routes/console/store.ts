@@ -2,9 +2,9 @@
 // functions as the API and the CLI.
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
-import { consoleBillingContract, consoleClaimsContract, consoleDevelopersContract, consoleOrdersContract, consoleOverviewContract, consoleShipmentsContract, CONSOLE_PAGE_LIMIT, type ConsoleClaimDetail } from '../../../contract/console/index.js';
+import { consoleBillingContract, consoleClaimsContract, consoleDevelopersContract, consoleOrdersContract, consoleOverviewContract, consoleShipmentsContract, CONSOLE_PAGE_LIMIT, type ConsoleClaimDetail, consoleClaimRulesContract } from '../../../contract/console/index.js';
 import { billingStatement, monthLedgerEntries, storeOverview, toBillingStatementResponse } from '../../domain/billing/index.js';
-import { CLAIM_TRANSITIONS, claimHistory, type ClaimRecord, decideClaim, getClaim, listStoreClaims, readClaimPhoto, toClaimResponse } from '../../domain/claims/index.js';
+import { CLAIM_TRANSITIONS, claimHistory, type ClaimRecord, decideClaim, dryRunClaimRules, getClaim, getClaimRules, listStoreClaims, putClaimRules, readClaimPhoto, toClaimResponse, toClaimRulesResponse, toDryRunResponse } from '../../domain/claims/index.js';
 
 import { orderHistory, searchOrders, toOrderResponse } from '../../domain/orders/index.js';
 import { CARRIER_SLUGS, getShipment, normalizeCourierId, shipmentOrder, type ShipmentRecord, toShipmentResponse, updateShipment } from '../../domain/shipments/index.js';
@@ -20,6 +20,7 @@ import { AppError } from '../../domain/kernel/index.js';
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../db/client.js';
 import { consoleOf } from '../../http/console-session.js';
+import { claimDecisionOf } from '../../wire/claim-decision.js';
 import { listConnectedPlatforms } from '../../domain/platforms/index.js';
 
 
@@ -95,7 +96,7 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
         };
       },
       get: async ({ params, req }) => {
-        const history = await orderHistory(db, consoleOf(req).scope, params.source_order_id);
+        const history = await orderHistory(db, consoleOf(req).scope, params.source_order_id, clock.now());
         return {
           status: 200,
           body: {
@@ -126,12 +127,12 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
     }),
     claims: s.router(consoleClaimsContract, {
       list: async ({ query, req }) => {
-        const { claims, nextCursor } = await listStoreClaims(db, consoleOf(req).scope, query, CONSOLE_PAGE_LIMIT);
+        const { claims, nextCursor } = await listStoreClaims(db, consoleOf(req).scope, query, CONSOLE_PAGE_LIMIT, clock.now());
         return { status: 200, body: { data: claims.map(toClaimResponse), next_cursor: nextCursor } };
       },
       get: async ({ params, req }) => {
         const { scope } = consoleOf(req);
-        return { status: 200, body: await claimDetail(db, scope, await getClaim(db, scope, params.id)) };
+        return { status: 200, body: await claimDetail(db, scope, await getClaim(db, scope, params.id, clock.now())) };
       },
       photo: async ({ params, req, res }) => {
         const jpeg = await readClaimPhoto(db, photos, params.photo_id, { storeId: consoleOf(req).scope.store.id, claimId: params.id });
@@ -140,7 +141,7 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
       },
       setStatus: async ({ params, body, req }) => {
         const { scope } = consoleOf(req);
-        const claim = await decideClaim(db, scope, params.id, body.status, clock, body.note);
+        const claim = await decideClaim(db, scope, params.id, claimDecisionOf(body), clock);
         return { status: 200, body: await claimDetail(db, scope, claim) };
       },
     }),
@@ -186,6 +187,14 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
           body: { data: links.map((link) => ({ slug: link.slug, connected_at: link.connectedAt.toISOString(), webhook_path: `/api/webhooks/${link.slug}` })) },
         };
       },
+    }),
+    claimRules: s.router(consoleClaimRulesContract, {
+      get: async ({ req }) => ({ status: 200, body: toClaimRulesResponse(await getClaimRules(db, consoleOf(req).scope)) }),
+      put: async ({ body, req }) => ({ status: 200, body: toClaimRulesResponse(await putClaimRules(db, consoleOf(req).scope, body.rules, clock.now())) }),
+      dryRun: async ({ body, req }) => ({
+        status: 200,
+        body: toDryRunResponse(await dryRunClaimRules(db, consoleOf(req).scope, body.rules, new Date(body.since), clock.now())),
+      }),
     }),
     billing: s.router(consoleBillingContract, {
       statement: async ({ params, req }) => ({ status: 200, body: toBillingStatementResponse(await billingStatement(db, consoleOf(req).scope, params.month)) }),
