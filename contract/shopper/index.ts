@@ -5,7 +5,7 @@
 // (web/claims) both derive from it.
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { CLAIM_REASONS, CLAIM_STATUSES } from '../claims.js';
+import { CLAIM_REASONS, CLAIM_STATUSES, RESOLUTION_TYPES } from '../claims.js';
 import { DateTime, string, text } from '../common.js';
 import { pickErrors } from '../errors.js';
 import { shopperLookupRoute, shopperRoute, shopperSessionRoute } from '../policy.js';
@@ -142,7 +142,21 @@ export const ShopperClaim = z.object({
   photos: z.array(ShopperPhoto),
   status: z.enum(CLAIM_STATUSES),
   created_on: DateTime,
-  history: z.array(z.object({ status: z.enum(CLAIM_STATUSES), note: z.string().nullable().describe("The store's note, when it gave one."), changed_on: DateTime })),
+  reference: z.string().describe('The claim\'s reference, to quote to the store (CLM-7K3Q9D).'),
+  amount_claimed: z.number().describe('What the claim is worth, in USD.'),
+  resolution: z
+    .object({ type: z.enum(RESOLUTION_TYPES), amount: z.number().describe('In USD.'), note: z.string().nullable() })
+    .nullable()
+    .describe('How the store makes it good, once approved.'),
+  paid: z.object({ amount: z.number().describe('In USD.'), paid_on: DateTime }).nullable().describe('What the store paid out, once paid.'),
+  history: z.array(
+    z.object({
+      status: z.enum(CLAIM_STATUSES),
+      note: z.string().nullable().describe("The store's note, when it gave one."),
+      changed_on: DateTime,
+      automatic: z.boolean().describe("Decided by the store's claim rules, not by a person."),
+    }),
+  ),
 });
 
 export const shopperContract = c.router(

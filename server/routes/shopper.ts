@@ -3,6 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
+import { centsToMajorNumber } from '../../contract/money.js';
 import { shopperContract, type ShopperClaim, type ShopperStore } from '../../contract/shopper/index.js';
 import type { AppDeps } from '../deps.js';
 import {
@@ -56,7 +57,15 @@ export const shopperRouter = ({ db, clock, photos, shopperSessions, rateLimiting
       photos: view.claim.photos,
       status: view.claim.status,
       created_on: view.claim.createdOn.toISOString(),
-      history: view.history.map((change) => ({ status: change.status, note: change.note, changed_on: change.changedOn.toISOString() })),
+      reference: view.claim.reference,
+      amount_claimed: centsToMajorNumber(view.claim.amountClaimedCents),
+      resolution:
+        view.claim.resolution === null
+          ? null
+          : { type: view.claim.resolution.type, amount: centsToMajorNumber(view.claim.resolution.amountCents), note: view.claim.resolution.note },
+      // What was paid, never the store's own reference for it.
+      paid: view.claim.payout === null ? null : { amount: centsToMajorNumber(view.claim.payout.amountCents), paid_on: view.claim.payout.paidOn.toISOString() },
+      history: view.history.map((change) => ({ status: change.status, note: change.note, changed_on: change.changedOn.toISOString(), automatic: change.automatic })),
     };
   };
 

@@ -11,7 +11,8 @@ export interface ShopperClaimView {
   claim: ClaimRecord;
   orderNumber: string;
   items: ParcelItem[];
-  history: Array<{ status: ClaimStatus; note: string | null; changedOn: Date }>;
+  /** Each change with the store's note; automatic when the store's rules made it. */
+  history: Array<{ status: ClaimStatus; note: string | null; changedOn: Date; automatic: boolean }>;
 }
 
 /** A claim of the session's order, with its history (the store's notes included, never who wrote them). */
@@ -24,7 +25,7 @@ export async function shopperClaimView(db: Database, scope: Scope<ShopperActor>,
     claim,
     orderNumber: order.sourceOrderNumber,
     items: claim.items.map((item) => ({ sourceId: item.source_id, name: names.get(item.source_id) ?? item.source_id, quantity: item.quantity })),
-    history: claim.history.map((change) => ({ status: change.toStatus, note: change.note, changedOn: change.changedOn })),
+    history: claim.history.map((change) => ({ status: change.toStatus, note: change.note, changedOn: change.changedOn, automatic: change.by?.kind === 'rule' })),
   };
 }
 
