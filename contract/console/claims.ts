@@ -38,7 +38,7 @@ export const consoleClaimsContract = c.router({
   list: {
     method: 'GET',
     path: '/console/api/claims',
-    query: z.object({ status: Status.optional(), cursor: string(200).optional() }),
+    query: z.object({ status: Status.optional(), cursor: string(200).optional(), reference: string(20).optional().describe('Only the claim with this reference, typed in any case.') }),
     responses: {
       200: z.object({ data: z.array(ClaimResponse), next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last.') }),
       ...pickErrors(400, 401, 500),

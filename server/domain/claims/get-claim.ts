@@ -43,13 +43,18 @@ export async function listClaims(db: Database, scope: Scope, sourceOrderId: stri
 export async function listStoreClaims(
   db: Database,
   scope: Scope,
-  query: { status?: ClaimStatus; cursor?: string },
+  query: { status?: ClaimStatus; cursor?: string; reference?: string },
   limit: number,
   now: Date,
 ): Promise<{ claims: ClaimRecord[]; nextCursor: string | null }> {
   const after = query.cursor === undefined ? null : decodePageCursor(query.cursor);
   const rows = await db.claim.findMany({
-    where: { storeId: scope.store.id, ...(query.status === undefined ? {} : { status: query.status }), ...afterCursor(after, 'asc') },
+    where: {
+      storeId: scope.store.id,
+      ...(query.status === undefined ? {} : { status: query.status }),
+      ...(query.reference === undefined ? {} : { reference: normalizedReference(query.reference) }),
+      ...afterCursor(after, 'asc'),
+    },
     include: claimInclude,
     orderBy: [{ createdOn: 'asc' }, { id: 'asc' }],
     take: limit + 1,
