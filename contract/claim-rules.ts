@@ -17,6 +17,8 @@ const c = initContract();
 export const MAX_CLAIM_RULES = 50;
 /** A dry run looks back at most this many days. */
 export const MAX_DRY_RUN_DAYS = 366;
+/** A dry run without a date looks back this many days. */
+export const DEFAULT_DRY_RUN_DAYS = 90;
 /** A dry run considers at most this many claims (the oldest first); more are reported as not considered. */
 export const MAX_DRY_RUN_CLAIMS = 10_000;
 export const CLAIM_RULE_ACTIONS = ['approve', 'deny', 'review'] as const;
@@ -118,10 +120,13 @@ export const ClaimRulesDryRunRequest = extendApi(
   z
     .object({
       rules: RuleList.describe('The proposed list.'),
-      since: DateTime.describe(`Claims filed at or after this instant; at most ${MAX_DRY_RUN_DAYS} days ago.`),
+      since: DateTime.optional().describe(`Claims filed at or after this instant; at most ${MAX_DRY_RUN_DAYS} days ago. ${DEFAULT_DRY_RUN_DAYS} days ago when absent.`),
     })
     .strict(),
-  { title: 'ClaimRulesDryRunRequest' },
+  {
+    title: 'ClaimRulesDryRunRequest',
+    example: { rules: [{ name: 'Silent lost parcels', enabled: true, when: { reasons: ['lost'], min_days_without_scan: 7, max_amount: 150 }, then: { action: 'approve' } }] },
+  },
 );
 
 const Tally = z.object({ approve: z.number().int(), deny: z.number().int(), review: z.number().int(), amount_approved: RestAmountOut });

@@ -58,23 +58,19 @@ export const ClaimRequest = extendApi(
 const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { errorMap: () => ({ message: `must be one of ${values.join(', ')}` }) });
 
-export const ClaimResolution = extendApi(
-  z.object({
-    type: z.enum(RESOLUTION_TYPES).describe('refund, reorder (the goods sent again) or store_credit.'),
-    amount: RestAmountOut.describe('What the resolution is worth, in major units; a refund or store credit is at most amount_claimed.'),
-    note: z.string().nullable().describe('What the merchant told the shopper, or null.'),
-  }),
-  { title: 'ClaimResolution' },
-);
+// Inline rather than named components: OpenAPI 3.0 ignores nullable beside a $ref, and both are null
+// until the claim is decided.
+export const ClaimResolution = z.object({
+  type: z.enum(RESOLUTION_TYPES).describe('refund, reorder (the goods sent again) or store_credit.'),
+  amount: RestAmountOut.describe('What the resolution is worth, in major units; a refund or store credit is at most amount_claimed.'),
+  note: z.string().nullable().describe('What the merchant told the shopper, or null.'),
+});
 
-export const ClaimPayout = extendApi(
-  z.object({
-    amount: RestAmountOut.describe('What the merchant actually paid out, at most the resolution\'s amount.'),
-    paid_on: DateTime.describe('When it was paid.'),
-    reference: z.string().nullable().describe("The merchant's own reference (a refund id, a gift card number), or null."),
-  }),
-  { title: 'ClaimPayout' },
-);
+export const ClaimPayout = z.object({
+  amount: RestAmountOut.describe("What the merchant actually paid out, at most the resolution's amount."),
+  paid_on: DateTime.describe('When it was paid.'),
+  reference: z.string().nullable().describe("The merchant's own reference (a refund id, a gift card number), or null."),
+});
 
 export const ClaimEvidence = extendApi(
   z.object({
@@ -165,7 +161,7 @@ export const ClaimList = extendApi(z.object({ data: z.array(ClaimResponse).descr
   title: 'ClaimList',
 });
 
-/** Exactly one of the two is sent: the handler refuses neither or both, naming both fields. */
+/** At least one: both narrow to the order's claim with that reference; neither is a 400 naming both. */
 export const ClaimListQuery = z.object({
   source_order_id: text(255, 'Every claim of this order.').optional(),
   reference: z.string().max(20, 'must be at most 20 characters').optional().describe('The claim with this reference (CLM-7K3Q9D), in any case.'),
@@ -246,7 +242,8 @@ export const claimsContract = c.router({
     summary: "List an order's claims, or find one by reference",
     description:
       'With source_order_id: every claim of the order, oldest first (404 when the store has no such order). With ' +
-      'reference: the claim with that reference, or an empty list. Send exactly one. Test keys answer 404.',
+      'reference: the claim with that reference, or an empty list. With both, the order\'s claim with that reference. ' +
+      'Send at least one. Test keys answer 404.',
   },
   setStatus: {
     method: 'POST',

@@ -92,7 +92,9 @@ export function fieldErrorsFromIssues(issues: readonly ZodIssue[], prefix: Reado
   const byField = new Map<string, string[]>();
   // A field this object does not have is named itself, not the object around it.
   const named = issues.flatMap((issue): ZodIssue[] =>
-    issue.code === 'unrecognized_keys' ? issue.keys.map((key) => ({ ...issue, path: [...issue.path, key], message: 'is not a field of this object' })) : [issue],
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ ...issue, path: [...issue.path, key], message: issue.message.startsWith('Unrecognized key') ? 'is not a field of this object' : issue.message }))
+      : [issue],
   );
   for (const issue of named) {
     const field = fieldPath([...prefix, ...issue.path]);

@@ -52,5 +52,7 @@ export const LINKS: Record<string, Record<string, Link>> = {
   },
   'claims.create': {
     ReadClaim: { operationId: 'claims.get', description: 'Read the claim back.', parameters: { id: '$response.body#/id' } },
+    DecideClaim: { operationId: 'claims.setStatus', description: 'Decide the claim: approve it with a resolution, deny it, or mark it paid.', parameters: { id: '$response.body#/id' } },
+    FindClaimByReference: { operationId: 'claims.list', description: 'Find the claim by the reference the shopper quotes.', parameters: { reference: '$response.body#/reference' } },
   },
 };

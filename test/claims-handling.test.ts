@@ -75,7 +75,12 @@ describe('a claim carries a reference, its value and its evidence', () => {
     const elsewhere = await api('GET', `/v1/claims?reference=${encodeURIComponent(claim.reference as string)}`, undefined, other.liveKey);
     expect([elsewhere.status, elsewhere.body.data]).toEqual([200, []]);
     const both = await api('GET', `/v1/claims?reference=${encodeURIComponent(claim.reference as string)}&source_order_id=${sourceOrderId}`);
-    expect([both.status, fieldsOf(both)]).toEqual([400, ['reference', 'source_order_id']]);
+    expect([both.status, (both.body.data as Body[]).map((item) => item.id)]).toEqual([200, [claim.id]]);
+    const otherOrder = await orderWithParcel();
+    const mismatched = await api('GET', `/v1/claims?reference=${encodeURIComponent(claim.reference as string)}&source_order_id=${otherOrder.sourceOrderId}`);
+    expect([mismatched.status, mismatched.body.data]).toEqual([200, []]);
+    const neither = await api('GET', '/v1/claims');
+    expect([neither.status, fieldsOf(neither)]).toEqual([400, ['reference', 'source_order_id']]);
   });
 
   it("shows the parcel's silence, the window and the shopper's earlier claims, matched without their email", async () => {

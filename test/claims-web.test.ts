@@ -3,9 +3,10 @@
 // Chromium, at a phone's and a desktop's size, over a real server, with an order and its parcel made
 // through the merchant API: the store's logo and colour; finding the order; its parcels, their scans
 // and the way to file; a damaged parcel claimed with two real photos (the problems of an incomplete
-// form summarised, focused and linked first); the claim's status page; the store approving it with a
-// note in the console, which the shopper then sees; logging out. Axe on every page, no sideways
-// scrolling, 44px touch targets, and a screenshot of each step in test-artifacts/claims-*.png.
+// form summarised, focused and linked first); the claim's status page, its reference and worth; the
+// store approving it in the console with a note, which the shopper then sees in words; logging out.
+// Axe on every page, no sideways scrolling, 44px touch targets, and a screenshot of each step in
+// test-artifacts/claims-*.png (the outcomes themselves: claims-web-outcome.test.ts).
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -190,13 +191,20 @@ describe.skipIf(skipBrowser)('the claim page in Chromium', () => {
           expect(await kept.count()).toBe(2);
           for (const index of [0, 1]) await expect.poll(() => imageLoaded(kept.nth(index))).toBe(true);
           expect(await region(page, 'History').getByRole('listitem').allInnerTexts()).toHaveLength(1);
-          expect(await region(page, "The store's note").count()).toBe(0);
-          await shot('status');
+          // Nothing decided yet: no note from the store.
+          expect(await page.locator('section.status-panel').getByRole('figure').count()).toBe(0);
 
           // The merchant API has it as the shopper filed it, from the claim page.
           const filed = await call(service.baseUrl, 'GET', `/v1/claims/${claimId}`, { key: store.liveKey });
           expect(filed.status).toBe(200);
           expect(filed.body).toMatchObject({ reason: 'damaged', channel: 'shopper_page', tracking_number: parcel.trackingNumber, description: DAMAGE, status: 'open' });
+          // Its reference, to quote to the store, and its worth: one organiser (62.50) and the lamp (48.25).
+          const reference = filed.body.reference as string;
+          expect(reference).toMatch(/^CLM-[0-9A-Z]{6}$/);
+          expect(filed.body.amount_claimed).toBe(110.75);
+          expect(await fact(page.locator('.claim-facts'), 'Claim reference').innerText()).toBe(reference);
+          expect(await fact(page.locator('.claim-facts'), 'Amount claimed').innerText()).toBe('$110.75');
+          await shot('status');
           expect(filed.body.items).toEqual([
             { source_id: 'li_desk', quantity: 1 },
             { source_id: 'li_lamp', quantity: 1 },
@@ -213,6 +221,7 @@ describe.skipIf(skipBrowser)('the claim page in Chromium', () => {
           expect(await listed.count()).toBe(1);
           expect(await listed.first().innerText()).toContain('Received — the store will review it');
           expect(await listed.first().getByRole('link', { name: 'Parcel arrived damaged' }).getAttribute('href')).toBe(`/claims/${slug}/claims/${claimId}`);
+          await expect.poll(() => listed.first().locator('.claim-ref').innerText()).toBe(`Reference ${reference}`);
           await shot('order-with-claim');
         } catch (error) {
           await shopperContext.close();
@@ -240,17 +249,27 @@ describe.skipIf(skipBrowser)('the claim page in Chromium', () => {
         );
         expect(merchant.problems).toEqual([]);
 
-        // The shopper reloads their claim: approved, with the store's note, in the history too.
+        // The shopper reloads their claim: the approval in words (how the store makes it good, as it
+        // chose), with the store's note, in the history too.
+        const approved = await call(service.baseUrl, 'GET', `/v1/claims/${claimId}`, { key: store.liveKey });
+        expect(approved.body.status).toBe('approved');
+        const resolution = approved.body.resolution as { type: 'refund' | 'reorder' | 'store_credit'; amount: number };
+        const outcome = {
+          refund: `Refund of $${resolution.amount.toFixed(2)} approved`,
+          store_credit: `Store credit of $${resolution.amount.toFixed(2)} approved`,
+          reorder: 'A replacement will be sent',
+        }[resolution.type];
         await inBrowser(
           shopper,
           shopperContext,
           async () => {
             await page.goto(`${service.baseUrl}/claims/${slug}/claims/${claimId}`);
             await page.getByRole('heading', { level: 1, name: 'Your claim' }).waitFor();
-            await page.locator('.status-text').filter({ hasText: /^Approved$/ }).waitFor();
-            const note = region(page, "The store's note");
+            await page.getByRole('heading', { level: 2, name: outcome, exact: true }).waitFor();
+            expect(await page.locator('.outcome-by').innerText()).toMatch(/^Decided by the store on /);
+            const note = page.locator('section.status-panel').getByRole('figure').first();
             expect(await note.locator('blockquote').innerText()).toBe(NOTE);
-            expect(await note.locator('figcaption').innerText()).toMatch(/^Approved · /);
+            expect(await note.locator('figcaption').innerText()).toMatch(/^The store/);
             const history = region(page, 'History').getByRole('listitem');
             expect(await history.count()).toBe(2);
             expect(await history.nth(1).innerText()).toContain('Approved');

@@ -264,5 +264,15 @@ describe('claim statuses', () => {
       env: { ...process.env, DATABASE_URL: service.databaseUrl },
     }).catch((error: { code: number; stderr: string }) => error);
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/cannot become paid/) });
-  });
+
+    // An approval names its resolution, a payment its payout, in USD.
+    const approved = await run('node_modules/.bin/tsx', ['server/cli/admin.ts', '--json', 'claim', 'set-status', '--id', id, '--status', 'approved', '--resolution', 'store_credit', '--amount', '30.50'], {
+      env: { ...process.env, DATABASE_URL: service.databaseUrl, LOG_LEVEL: 'silent' },
+    });
+    expect(JSON.parse(approved.stdout)).toMatchObject({ claim: { status: 'approved', resolution: { type: 'store_credit', amount: 30.5, note: null } } });
+    const paid = await run('node_modules/.bin/tsx', ['server/cli/admin.ts', '--json', 'claim', 'set-status', '--id', id, '--status', 'paid', '--payout', '30.50', '--payout-reference', 'gc_42'], {
+      env: { ...process.env, DATABASE_URL: service.databaseUrl, LOG_LEVEL: 'silent' },
+    });
+    expect(JSON.parse(paid.stdout)).toMatchObject({ claim: { status: 'paid', payout: { amount: 30.5, reference: 'gc_42' } } });
+  }, 60_000);
 });

@@ -120,6 +120,31 @@ describe('the EasyPost webhook', () => {
   });
 });
 
+describe('claim rules after a tracking update', () => {
+  it("runs the store's rules again on the parcel's open claims: a lost claim is denied once the carrier says delivered", async () => {
+    const rule = { name: 'Delivered is not lost', enabled: true, when: { reasons: ['lost'], delivery_statuses: ['Delivered'] }, then: { action: 'deny', note_to_shopper: 'The carrier delivered it.' } };
+    expect((await call(service.baseUrl, 'PUT', '/v1/claim_rules', { key: shop.liveKey, body: { rules: [rule] } })).status).toBe(200);
+    const providerRef = `trk_rules_${Date.now()}`;
+    const trackingNumber = await followedShipment(providerRef);
+    const { order } = await service.db.shipment.findFirstOrThrow({ where: { trackingNumber }, select: { order: { select: { sourceOrderId: true } } } });
+    const filed = await call(service.baseUrl, 'POST', '/v1/claims', {
+      key: shop.liveKey,
+      body: { source_order_id: order.sourceOrderId, tracking_number: trackingNumber, reason: 'lost' },
+    });
+    // Still in transit when filed: the rule does not match.
+    expect([filed.status, filed.body.status]).toEqual([201, 'open']);
+
+    expect((await deliver(deliveredEvent(providerRef, trackingNumber), sign(deliveredEvent(providerRef, trackingNumber)))).status).toBe(200);
+    const claim = await call(service.baseUrl, 'GET', `/v1/claims/${filed.body.id as string}`, { key: shop.liveKey });
+    expect(claim.body).toMatchObject({ status: 'denied', evidence: { delivery_status: 'Delivered' } });
+    expect((claim.body.history as Array<Record<string, unknown>>).at(-1)).toMatchObject({
+      to_status: 'denied',
+      note: 'The carrier delivered it.',
+      by: { kind: 'rule', rule: { name: 'Delivered is not lost', version: 1, evidence: { delivery_status: 'Delivered' } } },
+    });
+  });
+});
+
 describe('registration with EasyPost', () => {
   it('creates a tracker for a new shipment through the poll job and keeps its id', async () => {
     const fake = await startEasyPostFake();

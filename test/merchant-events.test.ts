@@ -142,7 +142,7 @@ describe('every event type, from real flows', () => {
     expect(await pollShipment(service.db, service.provider, service.jobs.scheduler, shipment.body.id as string, at, new Date(at.getTime() + HOUR))).toBe('stop');
 
     // The operator decides the claim through the CLI.
-    const cli = await runAdmin(service.databaseUrl, 'claim', 'set-status', '--id', claim.body.id as string, '--status', 'approved', '--note', 'photos attached');
+    const cli = await runAdmin(service.databaseUrl, 'claim', 'set-status', '--id', claim.body.id as string, '--status', 'approved', '--resolution', 'refund', '--note', 'photos attached');
     expect(cli).toMatchObject({ code: 0, stderr: '' });
 
     // A second order: its shipment is cancelled, then a platform refund gives the whole premium back.

@@ -28,8 +28,9 @@ describe('every route of the contract', () => {
       const readsNothingStored = ['/v1/quote', '/v1/merchants', '/v1/merchants/:merchant_id'].includes(route.path);
       // A webhook endpoint is live setup: test keys cause no event, so a simulated one would never hear anything.
       const liveOnlyCreate = route.path === '/v1/webhook_endpoints';
-      // A shopper's erasure and export act on live orders only: an empty simulated answer would read as "nothing held".
-      const actsOnLiveData = route.path.startsWith('/v2/customers/');
+      // A shopper's erasure and export act on live orders only: an empty simulated answer would read as
+      // "nothing held". So does a dry run of claim rules, which reads the store's live claims.
+      const actsOnLiveData = route.path.startsWith('/v2/customers/') || route.path === '/v1/claim_rules/dry_run';
       expect(policy.testKeys === 'simulate').toBe((route.method === 'POST' && !route.path.includes(':') && !liveOnlyCreate && !actsOnLiveData) || readsNothingStored);
     } else {
       expect(policy?.rateLimit).toBe('none');

@@ -91,6 +91,7 @@ export const ShopperShipment = z.object({
 
 export const ShopperClaimSummary = z.object({
   id: z.string(),
+  reference: z.string().describe("The claim's reference, to quote to the store."),
   reason: ClaimReason,
   status: z.enum(CLAIM_STATUSES),
   tracking_number: z.string().nullable(),

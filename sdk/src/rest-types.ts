@@ -186,8 +186,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List an order's claims
-         * @description Every claim of the order, oldest first. 404 when the store has no such order. Test keys answer 404.
+         * List an order's claims, or find one by reference
+         * @description With source_order_id: every claim of the order, oldest first (404 when the store has no such order). With reference: the claim with that reference, or an empty list. With both, the order's claim with that reference. Send at least one. Test keys answer 404.
          */
         get: operations["claims.list"];
         put?: never;
@@ -236,6 +236,70 @@ export interface paths {
         get: operations["claims.photo"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/claims/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a claim
+         * @description Moves the claim along its transitions, exactly as the console does: open -> in_review -> approved -> paid -> closed, or denied (denied and closed are final). approved needs a resolution, paid a payout. 409 names the current status when the move is not allowed; 422 when a refund or store credit is over amount_claimed, or a payout over the resolution's amount. Setting the current status again changes nothing. Test keys answer 404.
+         */
+        post: operations["claims.setStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/claim_rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the store's claim rules
+         * @description The current version and its ordered list. A new store has version 0 and no rules. Test keys answer 404.
+         */
+        get: operations["claimRules.get"];
+        /**
+         * Replace the store's claim rules
+         * @description Sets the whole ordered list (at most 50 rules) as a new version; earlier versions are kept, and the history of a claim a rule decided names its version. Test keys answer 404.
+         */
+        put: operations["claimRules.put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/claim_rules/dry_run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a rule list would have done
+         * @description Evaluates a proposed list against the store's claims filed since a date (at most a year back), without changing anything: how many each rule would approve, deny and send to review, the amounts, and the claims where a person decided otherwise. Test keys answer 404.
+         */
+        post: operations["claimRules.dryRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1345,6 +1409,100 @@ export interface components {
                 quantity: number;
             }[];
         };
+        /**
+         * ClaimEvidence
+         * @description Computed from what the service holds, never typed in.
+         */
+        ClaimEvidence: {
+            /**
+             * @description The claimed parcel's status (the worst of the order's parcels for a whole-order claim), or null when the order has none.
+             * @enum {string|null}
+             */
+            delivery_status: "Active" | "Delivered" | "Exception" | "Cancelled" | null;
+            /**
+             * Format: date-time
+             * @description When the carrier last scanned that parcel, or null before any scan.
+             */
+            last_scan_at: string | null;
+            /** @description Whole days since the last scan (or since the parcel was registered, before any scan); null without a parcel. */
+            days_without_scan: number | null;
+            /**
+             * Format: date-time
+             * @description When the carrier marked it delivered, or null.
+             */
+            delivered_at: string | null;
+            /** @description Whether it was filed inside the store's claim window for its reason; null without a parcel to judge by. */
+            within_window: boolean | null;
+            /** @description Photos that came with the claim. */
+            photos: number;
+            /** @description The same shopper's other claims at this store in the 365 days before this one, matched by the keyed hash of their email (erased orders do not count). */
+            prior_claims: number;
+            /**
+             * @description The verification verdict of the order's shipping address, when it was verified and the answer is still kept; else null.
+             * @enum {string|null}
+             */
+            address_verdict: "deliverable" | "corrected" | "unit_required" | "undeliverable" | "unknown" | null;
+        };
+        /** ClaimHistoryEntry */
+        ClaimHistoryEntry: {
+            /**
+             * @description null for the filing.
+             * @enum {string|null}
+             */
+            from_status: "open" | "in_review" | "approved" | "denied" | "paid" | "closed" | null;
+            /** @enum {string} */
+            to_status: "open" | "in_review" | "approved" | "denied" | "paid" | "closed";
+            note: string | null;
+            /** Format: date-time */
+            changed_on: string;
+            /** @description null for changes recorded before actors were. */
+            by: {
+                /**
+                 * @description Who changed it: a person (console_user), an API key, a rule, the shopper, the operator, a platform or the service.
+                 * @enum {string}
+                 */
+                kind: "api_key" | "platform" | "console_user" | "operator" | "system" | "shopper" | "rule";
+                /** @description The key's, user's or order's id, the platform's slug, the operator's name, the job; null for a rule. */
+                id: string | null;
+                /** @description For an automatic decision: the rule, its version and the evidence it read. */
+                rule: {
+                    name: string;
+                    /** @description The version of the store's rule set it belongs to. */
+                    version: number;
+                    /** @description The evidence it read when it decided. */
+                    evidence: {
+                        /**
+                         * @description The claimed parcel's status (the worst of the order's parcels for a whole-order claim), or null when the order has none.
+                         * @enum {string|null}
+                         */
+                        delivery_status: "Active" | "Delivered" | "Exception" | "Cancelled" | null;
+                        /**
+                         * Format: date-time
+                         * @description When the carrier last scanned that parcel, or null before any scan.
+                         */
+                        last_scan_at: string | null;
+                        /** @description Whole days since the last scan (or since the parcel was registered, before any scan); null without a parcel. */
+                        days_without_scan: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When the carrier marked it delivered, or null.
+                         */
+                        delivered_at: string | null;
+                        /** @description Whether it was filed inside the store's claim window for its reason; null without a parcel to judge by. */
+                        within_window: boolean | null;
+                        /** @description Photos that came with the claim. */
+                        photos: number;
+                        /** @description The same shopper's other claims at this store in the 365 days before this one, matched by the keyed hash of their email (erased orders do not count). */
+                        prior_claims: number;
+                        /**
+                         * @description The verification verdict of the order's shipping address, when it was verified and the answer is still kept; else null.
+                         * @enum {string|null}
+                         */
+                        address_verdict: "deliverable" | "corrected" | "unit_required" | "undeliverable" | "unknown" | null;
+                    };
+                } | null;
+            } | null;
+        };
         /** ClaimResponse */
         ClaimResponse: {
             /** @description Claim id (test-key claims start with test_). */
@@ -1407,11 +1565,276 @@ export interface components {
              * @description When it was denied, paid or closed, or null.
              */
             resolved_on: string | null;
+            /** @description Short, unique within the store, easy to read aloud (CLM-7K3Q9D); the shopper sees it. */
+            reference: string;
+            /** @description Units claimed times unit price (every covered line for a whole-order claim), in major units. */
+            amount_claimed: number;
+            /**
+             * @description Always USD.
+             * @enum {string}
+             */
+            currency: "USD";
+            /** @description How it was made good, once approved; else null. */
+            resolution: {
+                /**
+                 * @description refund, reorder (the goods sent again) or store_credit.
+                 * @enum {string}
+                 */
+                type: "refund" | "reorder" | "store_credit";
+                /** @description What the resolution is worth, in major units; a refund or store credit is at most amount_claimed. */
+                amount: number;
+                /** @description What the merchant told the shopper, or null. */
+                note: string | null;
+            } | null;
+            /** @description What was paid out, once paid; else null. */
+            payout: {
+                /** @description What the merchant actually paid out, at most the resolution's amount. */
+                amount: number;
+                /**
+                 * Format: date-time
+                 * @description When it was paid.
+                 */
+                paid_on: string;
+                /** @description The merchant's own reference (a refund id, a gift card number), or null. */
+                reference: string | null;
+            } | null;
+            evidence: components["schemas"]["ClaimEvidence"];
+            /** @description Every status change, oldest first, the filing included. */
+            history: components["schemas"]["ClaimHistoryEntry"][];
         };
         /** ClaimList */
         ClaimList: {
-            /** @description Every claim of the order, oldest first. */
+            /** @description The claims found, oldest first. */
             data: components["schemas"]["ClaimResponse"][];
+        };
+        /**
+         * ClaimStatusRequest
+         * @example {
+         *       "status": "approved",
+         *       "note": "Lost in transit.",
+         *       "resolution": {
+         *         "type": "refund"
+         *       }
+         *     }
+         */
+        ClaimStatusRequest: {
+            /**
+             * @description The next status: open -> in_review -> approved -> paid -> closed, or denied.
+             * @enum {string}
+             */
+            status: "open" | "in_review" | "approved" | "denied" | "paid" | "closed";
+            /** @description Why, for the history (the shopper sees it). */
+            note?: string;
+            /** @description Required to approve. */
+            resolution?: {
+                /**
+                 * @description refund, reorder or store_credit.
+                 * @enum {string}
+                 */
+                type: "refund" | "reorder" | "store_credit";
+                /** @description What it is worth, in major units; absent means amount_claimed. A refund or store credit is at most amount_claimed. */
+                amount?: number;
+                /** @description What to tell the shopper. */
+                note?: string;
+            };
+            /** @description Required to mark paid. */
+            payout?: {
+                /** @description What was paid out, in major units; at most the resolution's amount. */
+                amount: number;
+                /**
+                 * Format: date-time
+                 * @description When it was paid; absent means now.
+                 */
+                paid_on?: string;
+                /** @description The merchant's own reference, e.g. a refund id. */
+                reference?: string;
+            };
+        };
+        /**
+         * ClaimRuleConditionsOut
+         * @description Every condition given must hold; none given matches every claim.
+         */
+        ClaimRuleConditionsOut: {
+            /** @description The claim is for one of these reasons. */
+            reasons?: ("lost" | "damaged" | "stolen" | "missing_items" | "wrong_address" | "other")[];
+            /** @description amount_claimed is at most this, in major units. */
+            max_amount?: number;
+            /** @description The parcel's status is one of these. */
+            delivery_statuses?: ("Active" | "Delivered" | "Exception" | "Cancelled")[];
+            /** @description The parcel has been without a scan for at least this many whole days. */
+            min_days_without_scan?: number;
+            /** @description The shopper's other claims at the store in the year before are at most this many. */
+            max_prior_claims?: number;
+            /** @description true: the claim has at least one photo. */
+            photo_required?: boolean;
+            /** @description The claim was (true) or was not (false) filed inside the store's window. */
+            within_window?: boolean;
+        };
+        /** ClaimRuleOutcome */
+        ClaimRuleOutcome: {
+            /**
+             * @description approve (for amount_claimed), deny, or review (in_review, for a person).
+             * @enum {string}
+             */
+            action: "approve" | "deny" | "review";
+            /**
+             * @description How an approval is made good; refund unless given.
+             * @enum {string}
+             */
+            resolution_type?: "refund" | "reorder" | "store_credit";
+            /** @description Shown to the shopper with the decision. */
+            note_to_shopper?: string;
+        };
+        /** ClaimRuleOut */
+        ClaimRuleOut: {
+            /** @description Shown in the history of every claim it decides. */
+            name: string;
+            enabled: boolean;
+            when: components["schemas"]["ClaimRuleConditionsOut"];
+            then: components["schemas"]["ClaimRuleOutcome"];
+        };
+        /** ClaimRuleSet */
+        ClaimRuleSet: {
+            /** @description The rule set's version: 0 for a store that never set rules, then 1, 2, ... a PUT each. */
+            version: number;
+            rules: components["schemas"]["ClaimRuleOut"][];
+            /**
+             * Format: date-time
+             * @description When this version was set, or null for version 0.
+             */
+            updated_at: string | null;
+        };
+        /**
+         * ClaimRuleConditions
+         * @description Every condition given must hold; none given matches every claim.
+         */
+        ClaimRuleConditions: {
+            /** @description The claim is for one of these reasons. */
+            reasons?: ("lost" | "damaged" | "stolen" | "missing_items" | "wrong_address" | "other")[];
+            /** @description amount_claimed is at most this, in major units. */
+            max_amount?: number;
+            /** @description The parcel's status is one of these. */
+            delivery_statuses?: ("Active" | "Delivered" | "Exception" | "Cancelled")[];
+            /** @description The parcel has been without a scan for at least this many whole days. */
+            min_days_without_scan?: number;
+            /** @description The shopper's other claims at the store in the year before are at most this many. */
+            max_prior_claims?: number;
+            /** @description true: the claim has at least one photo. */
+            photo_required?: boolean;
+            /** @description The claim was (true) or was not (false) filed inside the store's window. */
+            within_window?: boolean;
+        };
+        /** ClaimRule */
+        ClaimRule: {
+            /** @description Shown in the history of every claim it decides. */
+            name: string;
+            enabled: boolean;
+            when: components["schemas"]["ClaimRuleConditions"];
+            then: components["schemas"]["ClaimRuleOutcome"];
+        };
+        /**
+         * ClaimRulesRequest
+         * @example {
+         *       "rules": [
+         *         {
+         *           "name": "Silent lost parcels",
+         *           "enabled": true,
+         *           "when": {
+         *             "reasons": [
+         *               "lost"
+         *             ],
+         *             "delivery_statuses": [
+         *               "Active"
+         *             ],
+         *             "min_days_without_scan": 7,
+         *             "max_amount": 150
+         *           },
+         *           "then": {
+         *             "action": "approve",
+         *             "resolution_type": "refund",
+         *             "note_to_shopper": "Your parcel has been silent for a week: we refund it."
+         *           }
+         *         },
+         *         {
+         *           "name": "Frequent claimers",
+         *           "enabled": true,
+         *           "when": {
+         *             "min_days_without_scan": 0,
+         *             "max_prior_claims": 100
+         *           },
+         *           "then": {
+         *             "action": "review"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        ClaimRulesRequest: {
+            /** @description The whole ordered list; the first enabled rule that matches decides. */
+            rules: components["schemas"]["ClaimRule"][];
+        };
+        /**
+         * ClaimRulesDryRunRequest
+         * @example {
+         *       "rules": [
+         *         {
+         *           "name": "Silent lost parcels",
+         *           "enabled": true,
+         *           "when": {
+         *             "reasons": [
+         *               "lost"
+         *             ],
+         *             "min_days_without_scan": 7,
+         *             "max_amount": 150
+         *           },
+         *           "then": {
+         *             "action": "approve"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        ClaimRulesDryRunRequest: {
+            /** @description The proposed list. */
+            rules: components["schemas"]["ClaimRule"][];
+            /**
+             * Format: date-time
+             * @description Claims filed at or after this instant; at most 366 days ago. 90 days ago when absent.
+             */
+            since?: string;
+        };
+        /**
+         * ClaimRulesDryRun
+         * @description Evaluated against the evidence as it is now; nothing is changed.
+         */
+        ClaimRulesDryRun: {
+            /** @description Claims filed since then (at most 10,000, oldest first). */
+            considered: number;
+            approve: number;
+            deny: number;
+            review: number;
+            /** @description Claims no rule matched: left for a person. */
+            none: number;
+            /** @description amount_claimed of the claims it would approve, in major units. */
+            amount_approved: number;
+            /** @description Per rule, in list order. */
+            by_rule: {
+                approve: number;
+                deny: number;
+                review: number;
+                amount_approved: number;
+                name: string;
+            }[];
+            /** @description Claims a person approved or denied where the rules would have decided otherwise. */
+            disagreements: {
+                claim_id: string;
+                reference: string;
+                /** @enum {string} */
+                decided: "approved" | "denied";
+                /** @enum {string} */
+                rules_would: "approve" | "deny" | "review";
+                rule: string;
+            }[];
         };
         /**
          * CustomerRequest
@@ -1683,7 +2106,15 @@ export interface components {
          *           }
          *         ]
          *       },
-         *       "net_total": 5.03
+         *       "net_total": 5.03,
+         *       "claims": {
+         *         "filed": 2,
+         *         "approved": 1,
+         *         "denied": 0,
+         *         "paid": 1,
+         *         "paid_total": 24.99
+         *       },
+         *       "loss_ratio": 4.9682
          *     }
          */
         BillingStatement: {
@@ -1721,6 +2152,21 @@ export interface components {
             };
             /** @description premiums.total + repricings.total - credits.total: exactly the sum of the month's ledger entries. */
             net_total: number;
+            /** @description The month's claims, each counted in the month its event happened (UTC). */
+            claims: {
+                /** @description Claims filed in the month. */
+                filed: number;
+                /** @description Claims approved in the month (by a person or a rule). */
+                approved: number;
+                /** @description Claims denied in the month. */
+                denied: number;
+                /** @description Claims paid in the month (by their payout date). */
+                paid: number;
+                /** @description What those payouts add up to, in major units. */
+                paid_total: number;
+            };
+            /** @description claims.paid_total / net_total, rounded to four decimals; null when net_total is zero or less. */
+            loss_ratio: number | null;
         };
         /**
          * WebhookEndpointRequest
@@ -2508,6 +2954,42 @@ export interface components {
              * @description When it was denied, paid or closed, or null.
              */
             resolved_on: string | null;
+            /** @description Short, unique within the store, easy to read aloud (CLM-7K3Q9D); the shopper sees it. */
+            reference: string;
+            /** @description Units claimed times unit price (every covered line for a whole-order claim), in major units. */
+            amount_claimed: number;
+            /**
+             * @description Always USD.
+             * @enum {string}
+             */
+            currency: "USD";
+            /** @description How it was made good, once approved; else null. */
+            resolution: {
+                /**
+                 * @description refund, reorder (the goods sent again) or store_credit.
+                 * @enum {string}
+                 */
+                type: "refund" | "reorder" | "store_credit";
+                /** @description What the resolution is worth, in major units; a refund or store credit is at most amount_claimed. */
+                amount: number;
+                /** @description What the merchant told the shopper, or null. */
+                note: string | null;
+            } | null;
+            /** @description What was paid out, once paid; else null. */
+            payout: {
+                /** @description What the merchant actually paid out, at most the resolution's amount. */
+                amount: number;
+                /**
+                 * Format: date-time
+                 * @description When it was paid.
+                 */
+                paid_on: string;
+                /** @description The merchant's own reference (a refund id, a gift card number), or null. */
+                reference: string | null;
+            } | null;
+            evidence: components["schemas"]["ClaimEvidence"];
+            /** @description Every status change, oldest first, the filing included. */
+            history: components["schemas"]["ClaimHistoryEntry"][];
             /** @description The claim history's new entry. */
             status_change: {
                 /**
@@ -3364,7 +3846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -3519,7 +4001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -3805,7 +4287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -3977,7 +4459,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -4129,7 +4611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -4281,7 +4763,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -4451,7 +4933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -4753,7 +5235,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -4941,7 +5423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -5093,7 +5575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -5144,8 +5626,11 @@ export interface operations {
     };
     "claims.list": {
         parameters: {
-            query: {
-                source_order_id: string;
+            query?: {
+                /** @description Every claim of this order. */
+                source_order_id?: string;
+                /** @description The claim with this reference (CLM-7K3Q9D), in any case. */
+                reference?: string;
             };
             header?: never;
             path?: never;
@@ -5377,7 +5862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -5653,6 +6138,598 @@ export interface operations {
             };
         };
     };
+    "claims.setStatus": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the object already exists, or its state forbids the change, or a request with the same Idempotency-Key still runs (retry after Retry-After). */
+            409: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
+            422: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "claimRules.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimRuleSet"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "claimRules.put": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimRulesRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimRuleSet"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
+            422: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "claimRules.dryRun": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs and its successful answer is kept for 24 hours; the same key with the same request (method, path and body bytes) gets that answer again, marked Idempotent-Replayed: true. The same key with another request is 422; while the first still runs, 409 with Retry-After. Failed requests (4xx, 5xx) are not kept. Test keys accept it and keep nothing. Live keys only; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c6a2e-8d4b-4b8e-9a51-3c2d7e6f1a90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimRulesDryRunRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimRulesDryRun"];
+                };
+            };
+            /** @description invalid_request: missing or malformed fields, a third decimal place, a non-USD currency, malformed JSON or a non-JSON body. */
+            400: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, revoked or unknown key. */
+            401: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a valid key that cannot be used here (not scoped to a store). */
+            403: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object in the key's store, or a read, update or cancel with a test key. */
+            404: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
+            422: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: retry with exponential backoff. */
+            429: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: service fault; safe to retry. */
+            500: {
+                headers: {
+                    "X-Service-Mode": components["headers"]["X-Service-Mode"];
+                    "X-Legacy-Mode": components["headers"]["X-Legacy-Mode"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "customers.redact": {
         parameters: {
             query?: never;
@@ -5774,7 +6851,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -6061,7 +7138,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -6457,7 +7534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -6857,7 +7934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -7024,7 +8101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -7548,7 +8625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -7850,7 +8927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];
@@ -8005,7 +9082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unprocessable: a duplicate id within the request itself, or an Idempotency-Key already used with a different request. */
+            /** @description unprocessable: a duplicate id within the request itself, an Idempotency-Key already used with a different request, or a claim's resolution or payout over what it may be. */
             422: {
                 headers: {
                     "X-Service-Mode": components["headers"]["X-Service-Mode"];

@@ -502,34 +502,30 @@ export interface Claim {
   amount_claimed: number;
   /** Always USD. */
   currency: 'USD';
-  resolution: ClaimResolution | null;
-  payout: ClaimPayout | null;
+  /** How it was made good, once approved; else null. */
+  resolution: {
+    /** refund, reorder (the goods sent again) or store_credit. */
+    type: 'refund' | 'reorder' | 'store_credit';
+    /**
+     * What the resolution is worth, in major units; a refund or store credit is at most
+     * amount_claimed.
+     */
+    amount: number;
+    /** What the merchant told the shopper, or null. */
+    note: string | null;
+  } | null;
+  /** What was paid out, once paid; else null. */
+  payout: {
+    /** What the merchant actually paid out, at most the resolution's amount. */
+    amount: number;
+    /** When it was paid. */
+    paid_on: string;
+    /** The merchant's own reference (a refund id, a gift card number), or null. */
+    reference: string | null;
+  } | null;
   evidence: ClaimEvidence;
   /** Every status change, oldest first, the filing included. */
   history: ClaimHistoryEntry[];
-}
-
-/** How it was made good, once approved; else null. */
-export interface ClaimResolution {
-  /** refund, reorder (the goods sent again) or store_credit. */
-  type: 'refund' | 'reorder' | 'store_credit';
-  /**
-   * What the resolution is worth, in major units; a refund or store credit is at most
-   * amount_claimed.
-   */
-  amount: number;
-  /** What the merchant told the shopper, or null. */
-  note: string | null;
-}
-
-/** What was paid out, once paid; else null. */
-export interface ClaimPayout {
-  /** What the merchant actually paid out, at most the resolution's amount. */
-  amount: number;
-  /** When it was paid. */
-  paid_on: string;
-  /** The merchant's own reference (a refund id, a gift card number), or null. */
-  reference: string | null;
 }
 
 /** Computed from what the service holds, never typed in. */
@@ -738,8 +734,8 @@ export interface ClaimRuleConditions {
 export interface ClaimRulesDryRunRequest {
   /** The proposed list. */
   rules: ClaimRule[];
-  /** Claims filed at or after this instant; at most 366 days ago. */
-  since: string;
+  /** Claims filed at or after this instant; at most 366 days ago. 90 days ago when absent. */
+  since?: string;
 }
 
 /** Evaluated against the evidence as it is now; nothing is changed. */

@@ -11,5 +11,5 @@ export const claimRulesRouter = ({ db, clock }: AppDeps) =>
   s.router(claimRulesContract, {
     get: async ({ req }) => ({ status: 200, body: toClaimRulesResponse(await getClaimRules(db, scopeOf(req))) }),
     put: async ({ body, req }) => ({ status: 200, body: toClaimRulesResponse(await putClaimRules(db, scopeOf(req), body.rules, clock.now())) }),
-    dryRun: async ({ body, req }) => ({ status: 200, body: toDryRunResponse(await dryRunClaimRules(db, scopeOf(req), body.rules, new Date(body.since), clock.now())) }),
+    dryRun: async ({ body, req }) => ({ status: 200, body: toDryRunResponse(await dryRunClaimRules(db, scopeOf(req), body.rules, body.since === undefined ? undefined : new Date(body.since), clock.now())) }),
   });

@@ -29,12 +29,16 @@ export const claimsRouter = ({ db, clock, photos }: AppDeps) =>
     },
     list: async ({ query, req }) => {
       const scope = scopeOf(req);
-      if ((query.reference === undefined) === (query.source_order_id === undefined)) {
-        const message = 'send exactly one of source_order_id and reference';
+      if (query.reference === undefined && query.source_order_id === undefined) {
+        const message = 'send source_order_id, reference, or both';
         throw new AppError('invalid_request', 'Name the order or the reference.', [{ field: 'source_order_id', message }, { field: 'reference', message }]);
       }
+      // Both narrow: the order's claims with that reference.
+      const byOrder = query.source_order_id === undefined ? null : await listClaims(db, scope, query.source_order_id, clock.now());
       const claims =
-        query.reference !== undefined ? await findClaimByReference(db, scope, query.reference, clock.now()) : await listClaims(db, scope, query.source_order_id ?? '', clock.now());
+        query.reference === undefined
+          ? (byOrder ?? [])
+          : (await findClaimByReference(db, scope, query.reference, clock.now())).filter((claim) => byOrder === null || byOrder.some((mine) => mine.id === claim.id));
       return { status: 200, body: { data: claims.map(toClaimResponse) } };
     },
     setStatus: async ({ params, body, req }) => {

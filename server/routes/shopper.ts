@@ -131,7 +131,7 @@ export const shopperRouter = ({ db, clock, photos, shopperSessions, rateLimiting
               explanation: window.explanation,
             })),
           })),
-          claims: view.claims.map((claim) => ({ id: claim.id, reason: claim.reason, status: claim.status, tracking_number: claim.trackingNumber, created_on: claim.createdOn.toISOString() })),
+          claims: view.claims.map((claim) => ({ id: claim.id, reference: claim.reference, reason: claim.reason, status: claim.status, tracking_number: claim.trackingNumber, created_on: claim.createdOn.toISOString() })),
           session: { csrf_token: await shopperSessions.csrfTokenOf(token), expires_at: session.expiresAt.toISOString() },
         },
       };

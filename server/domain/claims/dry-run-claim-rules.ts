@@ -1,7 +1,7 @@
 // What a proposed rule list would have done (docs/claims.md): evaluated against the store's claims
 // filed since a date, with their evidence as it is now, changing nothing. It counts what each rule
 // would approve, deny and send to review, and names the claims a person decided otherwise.
-import { MAX_DRY_RUN_CLAIMS, MAX_DRY_RUN_DAYS } from '../../../contract/claim-rules.js';
+import { DEFAULT_DRY_RUN_DAYS, MAX_DRY_RUN_CLAIMS, MAX_DRY_RUN_DAYS } from '../../../contract/claim-rules.js';
 import type { Database } from '../../db/client.js';
 import type { Scope } from '../access/index.js';
 import { AppError } from '../kernel/index.js';
@@ -36,7 +36,8 @@ function personsDecision(claim: ClaimRecord): 'approved' | 'denied' | null {
 
 const WOULD_DECIDE = { approve: 'approved', deny: 'denied' } as const;
 
-export async function dryRunClaimRules(db: Database, scope: Scope, rules: readonly ClaimRule[], since: Date, now: Date): Promise<DryRunResult> {
+export async function dryRunClaimRules(db: Database, scope: Scope, rules: readonly ClaimRule[], sinceGiven: Date | undefined, now: Date): Promise<DryRunResult> {
+  const since = sinceGiven ?? new Date(now.getTime() - DEFAULT_DRY_RUN_DAYS * DAY_MS);
   if (since.getTime() < now.getTime() - MAX_DRY_RUN_DAYS * DAY_MS) {
     throw new AppError('invalid_request', 'The dry run looks back too far.', [{ field: 'since', message: `must be at most ${MAX_DRY_RUN_DAYS} days ago` }]);
   }

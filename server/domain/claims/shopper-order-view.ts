@@ -82,7 +82,7 @@ export interface ShopperOrderView {
   protected: boolean;
   items: ParcelItem[];
   parcels: ShopperParcel[];
-  claims: Array<{ id: string; reason: ClaimRecord['reason']; status: ClaimStatus; trackingNumber: string | null; createdOn: Date }>;
+  claims: Array<{ id: string; reference: string; reason: ClaimRecord['reason']; status: ClaimStatus; trackingNumber: string | null; createdOn: Date }>;
 }
 
 const placeOf = (checkpoint: { city: string | null; state: string | null; country: string | null }) => {
@@ -113,7 +113,7 @@ export async function shopperOrderView(db: Database, scope: Scope<ShopperActor>,
       openClaimId: openClaims.find((claim) => claim.shipmentId === shipment.id)?.id ?? null,
       windows: claimWindows(shipment, settings.windows, now),
     })),
-    claims: order.claims.map((claim) => ({ id: claim.id, reason: claim.reason, status: claim.status, trackingNumber: claim.shipment?.trackingNumber ?? null, createdOn: claim.createdOn })),
+    claims: order.claims.map((claim) => ({ id: claim.id, reference: claim.reference, reason: claim.reason, status: claim.status, trackingNumber: claim.shipment?.trackingNumber ?? null, createdOn: claim.createdOn })),
   };
 }
 

@@ -193,7 +193,7 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
       put: async ({ body, req }) => ({ status: 200, body: toClaimRulesResponse(await putClaimRules(db, consoleOf(req).scope, body.rules, clock.now())) }),
       dryRun: async ({ body, req }) => ({
         status: 200,
-        body: toDryRunResponse(await dryRunClaimRules(db, consoleOf(req).scope, body.rules, new Date(body.since), clock.now())),
+        body: toDryRunResponse(await dryRunClaimRules(db, consoleOf(req).scope, body.rules, body.since === undefined ? undefined : new Date(body.since), clock.now())),
       }),
     }),
     billing: s.router(consoleBillingContract, {

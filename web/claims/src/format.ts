@@ -11,3 +11,10 @@ export function formatCalendarDay(day: string): string {
   const parsed = new Date(`${day}T00:00:00Z`);
   return Number.isNaN(parsed.getTime()) ? day : calendarDay.format(parsed);
 }
+
+// Money is USD only. It is written as the console writes it ("$1,234.56") whatever the shopper's
+// language, so the amount reads the same as on the store's side.
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** An amount in US dollars (major units, as the API answers it): 24.99 → "$24.99". */
+export const formatMoney = (amount: number) => usd.format(amount);

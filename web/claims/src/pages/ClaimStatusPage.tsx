@@ -1,13 +1,15 @@
-// /claims/{store}/claims/{id}: where a claim stands, in words; the store's decision and its note
-// when it gave one; the history; and what was claimed, with the photos.
+// /claims/{store}/claims/{id}: the claim's outcome in words (claim-status/ClaimOutcome), with its
+// reference and worth; the history; and what was claimed, with the photos.
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { claimQuery, errorMessage, isMissing, photoUrl, type Claim } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { ItemList, Section } from '../components/Parts';
-import { formatDate, formatDateTime } from '../format';
-import { REASON_NAME, STATUS_TEXT, statusTone } from '../words';
+import { formatDateTime } from '../format';
+import { REASON_NAME, STATUS_TEXT } from '../words';
 import { PageHeading } from '../components/PageHeading';
+import { ClaimOutcome } from './claim-status/ClaimOutcome';
+import { outcomeHeadline } from './claim-status/outcome';
 
 const route = getRouteApi('/$storeSlug/claims/$claimId');
 
@@ -19,7 +21,7 @@ export function ClaimStatusPage() {
 
   return (
     <>
-      <title>{claim.data === undefined ? heading : `Your claim: ${STATUS_TEXT[claim.data.status]}`}</title>
+      <title>{claim.data === undefined ? heading : `${outcomeHeadline(claim.data)} · Claim ${claim.data.reference}`}</title>
       <p className="back-link">
         <Link to="/$storeSlug/order" params={{ storeSlug }}>
           Back to your order
@@ -45,24 +47,9 @@ export function ClaimStatusPage() {
 }
 
 function ClaimDetails({ claim, storeSlug }: { claim: Claim; storeSlug: string }) {
-  // The store's decision: the latest change that came with a note.
-  const decision = [...claim.history].reverse().find((change) => change.note !== null);
   return (
     <>
-      <div className={`status-panel tone-${statusTone(claim.status)}`}>
-        <p className="status-label">Status</p>
-        <p className="status-text">{STATUS_TEXT[claim.status]}</p>
-        <p className="status-meta">{`Filed on ${formatDate(claim.created_on)} for order ${claim.order_number}`}</p>
-      </div>
-
-      {decision === undefined ? null : (
-        <Section title="The store's note">
-          <figure className="store-note">
-            <blockquote>{decision.note}</blockquote>
-            <figcaption>{`${STATUS_TEXT[decision.status]} · ${formatDateTime(decision.changed_on)}`}</figcaption>
-          </figure>
-        </Section>
-      )}
+      <ClaimOutcome claim={claim} />
 
       <Section title="What you claimed">
         <dl className="facts">
@@ -110,6 +97,7 @@ function ClaimDetails({ claim, storeSlug }: { claim: Claim; storeSlug: string })
               <p className="muted">
                 <time dateTime={change.changed_on}>{formatDateTime(change.changed_on)}</time>
               </p>
+              {change.automatic ? <p className="muted">Decided automatically by the store&apos;s claim rules</p> : null}
               {change.note === null ? null : <p className="history-note">{change.note}</p>}
             </li>
           ))}

@@ -12,6 +12,7 @@ import { ItemList, Section } from '../components/Parts';
 import { formatCalendarDay, formatDate, formatDateTime } from '../format';
 import { DELIVERY_TEXT, REASON_NAME, STATUS_TEXT, statusTone } from '../words';
 import { PageHeading } from '../components/PageHeading';
+import './claim-status/claim-status.css';
 
 const route = getRouteApi('/$storeSlug/order');
 
@@ -195,18 +196,24 @@ function ClaimsSection({ order, storeSlug }: { order: Order; storeSlug: string }
   return (
     <Section title="Your claims">
       <ul className="plain-list claim-list">
-        {order.claims.map((claim) => (
-          <li key={claim.id} className="card claim-row">
-            <Link to="/$storeSlug/claims/$claimId" params={{ storeSlug, claimId: claim.id }} className="claim-link">
-              {REASON_NAME[claim.reason]}
-            </Link>
-            <span className={`claim-status tone-${statusTone(claim.status)}`}>{STATUS_TEXT[claim.status]}</span>
-            <span className="muted claim-meta">
-              {`Filed on ${formatDate(claim.created_on)}`}
-              {claim.tracking_number === null ? '' : ` · parcel ${claim.tracking_number}`}
-            </span>
-          </li>
-        ))}
+        {order.claims.map((claim) => {
+          return (
+            <li key={claim.id} className="card claim-row">
+              <Link to="/$storeSlug/claims/$claimId" params={{ storeSlug, claimId: claim.id }} className="claim-link">
+                {REASON_NAME[claim.reason]}
+              </Link>
+              <span className={`claim-status tone-${statusTone(claim.status)}`}>{STATUS_TEXT[claim.status]}</span>
+              <span className="claim-ref">
+                {'Reference '}
+                <span className="reference">{claim.reference}</span>
+              </span>
+              <span className="muted claim-meta">
+                {`Filed on ${formatDate(claim.created_on)}`}
+                {claim.tracking_number === null ? '' : ` · parcel ${claim.tracking_number}`}
+              </span>
+            </li>
+          );
+        })}
       </ul>
     </Section>
   );
