@@ -103,7 +103,8 @@ export const ClaimHistoryEntry = extendApi(
           .object({
             name: z.string(),
             version: z.number().int().describe('The version of the store\'s rule set it belongs to.'),
-            evidence: ClaimEvidence.describe('The evidence it read when it decided.'),
+            // The component itself (describe would copy it inline): the evidence it read when it decided.
+            evidence: ClaimEvidence,
           })
           .nullable()
           .describe('For an automatic decision: the rule, its version and the evidence it read.'),

@@ -21,9 +21,10 @@ const TYPESCRIPT = 'typescript@5.9.3';
 /**
  * The declarations `import ... from '@order-protection/sdk'` loads, at most (the rest-types subpath is
  * apart). About 47 KB before webhook endpoints and events, 69 KB with them (their ten routes, the
- * nine event types and their data, constructEvent).
+ * nine event types and their data, constructEvent), 90 KB with claims handling (a claim's evidence
+ * and history, decisions, the claim rules and their dry run).
  */
-const MAX_DECLARATION_BYTES = 80_000;
+const MAX_DECLARATION_BYTES = 96_000;
 const repoManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>;
 };

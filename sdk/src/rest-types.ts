@@ -1469,37 +1469,7 @@ export interface components {
                     name: string;
                     /** @description The version of the store's rule set it belongs to. */
                     version: number;
-                    /** @description The evidence it read when it decided. */
-                    evidence: {
-                        /**
-                         * @description The claimed parcel's status (the worst of the order's parcels for a whole-order claim), or null when the order has none.
-                         * @enum {string|null}
-                         */
-                        delivery_status: "Active" | "Delivered" | "Exception" | "Cancelled" | null;
-                        /**
-                         * Format: date-time
-                         * @description When the carrier last scanned that parcel, or null before any scan.
-                         */
-                        last_scan_at: string | null;
-                        /** @description Whole days since the last scan (or since the parcel was registered, before any scan); null without a parcel. */
-                        days_without_scan: number | null;
-                        /**
-                         * Format: date-time
-                         * @description When the carrier marked it delivered, or null.
-                         */
-                        delivered_at: string | null;
-                        /** @description Whether it was filed inside the store's claim window for its reason; null without a parcel to judge by. */
-                        within_window: boolean | null;
-                        /** @description Photos that came with the claim. */
-                        photos: number;
-                        /** @description The same shopper's other claims at this store in the 365 days before this one, matched by the keyed hash of their email (erased orders do not count). */
-                        prior_claims: number;
-                        /**
-                         * @description The verification verdict of the order's shipping address, when it was verified and the answer is still kept; else null.
-                         * @enum {string|null}
-                         */
-                        address_verdict: "deliverable" | "corrected" | "unit_required" | "undeliverable" | "unknown" | null;
-                    };
+                    evidence: components["schemas"]["ClaimEvidence"];
                 } | null;
             } | null;
         };

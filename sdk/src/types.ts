@@ -586,40 +586,7 @@ export interface ClaimHistoryEntry {
       name: string;
       /** The version of the store's rule set it belongs to. */
       version: number;
-      /** The evidence it read when it decided. */
-      evidence: {
-        /**
-         * The claimed parcel's status (the worst of the order's parcels for a whole-order claim),
-         * or null when the order has none.
-         */
-        delivery_status: 'Active' | 'Delivered' | 'Exception' | 'Cancelled' | null;
-        /** When the carrier last scanned that parcel, or null before any scan. */
-        last_scan_at: string | null;
-        /**
-         * Whole days since the last scan (or since the parcel was registered, before any scan);
-         * null without a parcel.
-         */
-        days_without_scan: number | null;
-        /** When the carrier marked it delivered, or null. */
-        delivered_at: string | null;
-        /**
-         * Whether it was filed inside the store's claim window for its reason; null without a
-         * parcel to judge by.
-         */
-        within_window: boolean | null;
-        /** Photos that came with the claim. */
-        photos: number;
-        /**
-         * The same shopper's other claims at this store in the 365 days before this one, matched by
-         * the keyed hash of their email (erased orders do not count).
-         */
-        prior_claims: number;
-        /**
-         * The verification verdict of the order's shipping address, when it was verified and the
-         * answer is still kept; else null.
-         */
-        address_verdict: 'deliverable' | 'corrected' | 'unit_required' | 'undeliverable' | 'unknown' | null;
-      };
+      evidence: ClaimEvidence;
     } | null;
   } | null;
 }
