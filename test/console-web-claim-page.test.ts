@@ -330,7 +330,7 @@ describe.skipIf(skipBrowser)('a claim filed on the claim page', () => {
         await logInNewUser(service, page, store, 'viewer');
         await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Claims' }).click();
         await waitForPath(page, '/console/claims');
-        await page.getByRole('link', { name: `Claim ${shopperClaim.id.slice(0, 8)}` }).click();
+        await page.getByRole('link', { name: `Claim ${shopperClaim.reference}` }).click();
         await waitForPath(page, `/console/claims/${shopperClaim.id}`);
         await page.getByRole('heading', { level: 1, name: `Claim on order ${sourceOrderId}` }).waitFor();
 

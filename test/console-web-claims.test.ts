@@ -1,8 +1,9 @@
 // The console's claims pages in Debian's Chromium, at a phone's and a desktop's size, over a real
-// server: claims filed through the merchant API with the store's key; the queue, oldest first and
-// filtered by status in the URL (by keyboard too); a claim page with the items, prices and words
-// that were filed; a decision by keyboard, with a note, that the history and the merchant API then
-// show; a decision made stale by the operator meanwhile (409: the server's message, the claim read
+// server: claims filed through the merchant API with the store's key; the queue, oldest first, each
+// by its reference, and filtered by status in the URL (by keyboard too); a claim page with the
+// items, prices and words that were filed; an approval by keyboard, with a note and the default
+// resolution (a refund of the amount claimed), that the history and the merchant API then show; a
+// decision made stale by the operator meanwhile (409: the server's message, the claim read
 // again); no such claim; a viewer's read-only page; axe and a screenshot of each.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +46,8 @@ interface Seeded {
   lost: string;
   /** Filed third: missing items, one organiser, denied by the operator. */
   missing: string;
+  /** Each claim's reference, by id. */
+  references: Record<string, string>;
 }
 
 const api = (store: SeededStore, method: string, path: string, body?: unknown) => call(service.baseUrl, method, path, { bearer: store.liveKey, ...(body === undefined ? {} : { body }) });
@@ -66,9 +69,11 @@ async function seedClaims(): Promise<Seeded> {
   const trackingNumber = `ZZCLAIMWEB${Date.now()}${(sequence += 1)}`;
   expect((await api(store, 'POST', '/v1/shipments', { tracking_number: trackingNumber, source_order_id: sourceOrderId, courier_id: 'ups' })).status).toBe(201);
 
+  const references: Record<string, string> = {};
   const file = async (body: Record<string, unknown>) => {
     const filed = await api(store, 'POST', '/v1/claims', { source_order_id: sourceOrderId, ...body });
     expect(filed.status).toBe(201);
+    references[filed.body.id as string] = filed.body.reference as string;
     return filed.body.id as string;
   };
   const damaged = await file({
@@ -84,9 +89,10 @@ async function seedClaims(): Promise<Seeded> {
   const missing = await file({ reason: 'missing_items', description: MISSING_DESCRIPTION, items: [{ source_id: 'li_desk', quantity: 1 }] });
   await decideClaimAsOperator(service.db, lost, 'in_review', systemClock);
   await decideClaimAsOperator(service.db, missing, 'denied', systemClock, 'Two were packed: see the packing photo.');
-  return { store, sourceOrderId, trackingNumber, damaged, lost, missing };
+  return { store, sourceOrderId, trackingNumber, damaged, lost, missing, references };
 }
 
+/** The order page still names a claim by the first eight characters of its id. */
 const short = (id: string) => id.slice(0, 8);
 
 /**
@@ -110,8 +116,8 @@ async function tabUntil(page: Page, what: string, reached: () => Promise<boolean
   throw new Error(`Tab never reached ${what}`);
 }
 
-/** The short ids of the queue's rows, top to bottom. */
-const queueIds = (page: Page) => page.locator('tbody tr td[data-label="Claim"] code').allInnerTexts();
+/** The references of the queue's rows, top to bottom. */
+const queueRefs = (page: Page) => page.locator('tbody tr td[data-label="Reference"] code').allInnerTexts();
 
 /** A section of the claim page, by its heading. */
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
@@ -136,7 +142,7 @@ describe.skipIf(skipBrowser)('the claims pages in Chromium', () => {
     const { page, problems } = watched;
     await inBrowser(watched, context, async () => {
       await logInToClaims(page, seeded.store, 'viewer');
-      await page.getByRole('link', { name: `Claim ${short(seeded.damaged)}` }).click();
+      await page.getByRole('link', { name: `Claim ${seeded.references[seeded.damaged]}` }).click();
       await page.getByRole('heading', { level: 1, name: `Claim on order ${seeded.sourceOrderId}` }).waitFor();
       await page.getByText('Brass reading lamp').waitFor();
       await page.getByText('Your role (viewer) can see claims but not decide them.', { exact: false }).waitFor();
@@ -160,12 +166,13 @@ describe.skipIf(skipBrowser)('the claims pages in Chromium', () => {
 async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promise<void> {
   const shot = (step: string, fullPage = true) => page.screenshot({ path: `${artifacts}console-claims-${viewport.name}-${step}.png`, fullPage });
   const { sourceOrderId, trackingNumber, damaged, lost, missing } = seeded;
+  const ref = (id: string) => seeded.references[id] as string;
   const admin = await logInToClaims(page, seeded.store, 'admin');
 
   // The queue: every claim, oldest first, each row as filed.
   await page.locator('tbody tr').nth(2).waitFor();
-  expect(await queueIds(page)).toEqual([short(damaged), short(lost), short(missing)]);
-  const row = (id: string) => page.locator('tbody tr').filter({ hasText: short(id) });
+  expect(await queueRefs(page)).toEqual([ref(damaged), ref(lost), ref(missing)]);
+  const row = (id: string) => page.locator('tbody tr').filter({ hasText: ref(id) });
   expect(await row(damaged).innerText()).toContain('Damaged');
   expect(await row(damaged).innerText()).toContain(`2 units of 2 items, shipment ${trackingNumber}`);
   expect(await row(damaged).locator('td[data-label="Status"]').innerText()).toBe('Open');
@@ -184,7 +191,7 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   await page.keyboard.press('Enter');
   await page.waitForURL((url) => url.pathname === '/console/claims' && url.searchParams.get('status') === 'in_review');
   await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
-  expect(await queueIds(page)).toEqual([short(lost)]);
+  expect(await queueRefs(page)).toEqual([ref(lost)]);
   expect(await filters.getByRole('link', { name: 'In review' }).getAttribute('aria-current')).toBe('page');
   expect(await filters.getByRole('link', { name: 'All' }).getAttribute('aria-current')).toBeNull();
 
@@ -200,16 +207,16 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   await page.goBack();
   await page.waitForURL((url) => url.searchParams.get('status') === 'in_review');
   await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
-  expect(await queueIds(page)).toEqual([short(lost)]);
+  expect(await queueRefs(page)).toEqual([ref(lost)]);
 
   // A status the queue does not know shows every claim.
   await page.goto(`${service.baseUrl}/console/claims?status=lost`);
   await page.locator('tbody tr').nth(2).waitFor();
-  expect(await queueIds(page)).toEqual([short(damaged), short(lost), short(missing)]);
+  expect(await queueRefs(page)).toEqual([ref(damaged), ref(lost), ref(missing)]);
   expect(await filters.getByRole('link', { name: 'All' }).getAttribute('aria-current')).toBe('page');
 
   // The claim page: the order, the items with their prices, the shopper's words, the history.
-  await row(damaged).getByRole('link', { name: `Claim ${short(damaged)}` }).click();
+  await row(damaged).getByRole('link', { name: `Claim ${ref(damaged)}` }).click();
   await waitForPath(page, `/console/claims/${damaged}`);
   await page.getByRole('heading', { level: 1, name: `Claim on order ${sourceOrderId}` }).waitFor();
   expect(await page.title()).toContain(`Claim on order ${sourceOrderId}`);
@@ -249,7 +256,8 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   await page.getByRole('heading', { level: 1, name: `Claim on order ${sourceOrderId}` }).waitFor();
   await waitForIdle(page);
 
-  // A decision by keyboard alone: from the heading to the note, type it, Tab to Approve, confirm.
+  // A decision by keyboard alone: from the heading to the note, type it, Tab to Approve, keep the
+  // resolution it offers, confirm.
   const note = 'Photos of the dented shade match the description.';
   const noteField = page.getByLabel('Note (optional)');
   const noteId = await noteField.getAttribute('id');
@@ -261,14 +269,21 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   await confirm.waitFor();
   expect(await confirm.innerText()).toContain('From Open to Approved.');
   expect(await confirm.locator('blockquote').innerText()).toBe(note);
-  expect(await focusedText(page)).toBe('Cancel');
+  // It asks how the claim is made good, a refund of the amount claimed unless changed: the keyboard starts there.
+  const refund = confirm.getByLabel('Refund');
+  expect(await refund.isChecked()).toBe(true);
+  expect(await focusedId(page)).toBe(await refund.getAttribute('id'));
+  await page.keyboard.press('Tab');
+  const worth = confirm.getByLabel('Worth (US dollars)');
+  expect(await focusedId(page)).toBe(await worth.getAttribute('id'));
+  expect(await worth.inputValue()).toBe('110.75');
   await expectAccessible(page, 'the confirmation dialog');
   await shot('confirm', false);
-  await page.keyboard.press('Tab');
-  expect(await focusedText(page)).toBe('Approve claim');
+  // Past the note to the shopper and Cancel, to the confirmation.
+  await tabUntil(page, 'the Approve claim button', async () => (await focusedText(page)) === 'Approve claim', 3);
   await page.keyboard.press('Enter');
   await confirm.waitFor({ state: 'hidden' });
-  await page.getByRole('status').filter({ hasText: 'The claim is approved. Your note is in the history.' }).waitFor();
+  await page.getByRole('status').filter({ hasText: 'The claim is approved. Refund worth $110.75. Your note is in the history.' }).waitFor();
   await history.nth(1).waitFor();
   expect(await history.nth(1).innerText()).toMatch(/^Approved\s+from Open\s+.+\s+Photos of the dented shade match the description\.$/);
   expect(await history.nth(1).innerText()).toContain(` · by ${admin.email}`);
@@ -278,7 +293,7 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   // The merchant API sees the decision.
   const read = await api(seeded.store, 'GET', `/v1/claims/${damaged}`);
   expect(read.status).toBe(200);
-  expect(read.body).toMatchObject({ id: damaged, status: 'approved', resolved_on: null });
+  expect(read.body).toMatchObject({ id: damaged, status: 'approved', resolved_on: null, resolution: { type: 'refund', amount: 110.75, note: null } });
   await expectAccessible(page, 'the claim page after a decision');
   await shot('decided');
 
@@ -297,7 +312,7 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   const paid = page.getByRole('dialog', { name: 'Mark this claim as paid?' });
   await paid.getByRole('button', { name: 'Mark as paid' }).click();
   await paid.waitFor({ state: 'hidden' });
-  await page.getByRole('alert').filter({ hasText: 'A closed claim cannot become paid; it is final.' }).waitFor();
+  await page.getByRole('alert').filter({ hasText: 'The claim is closed: it cannot become paid; it is final.' }).waitFor();
   // The claim as it now is: closed, the operator's note in the history, nothing left to decide.
   await page.locator('.page-header .claim-status').filter({ hasText: 'Closed' }).waitFor();
   await history.nth(2).waitFor();

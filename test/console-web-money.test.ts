@@ -149,6 +149,9 @@ describe('the merchant API agrees with the hand-worked month', () => {
       repricings: seeded.repricings,
       credits: { ...seeded.credits, weeks: seeded.creditWeeks },
       net_total: seeded.net,
+      // The one claim, filed this month and still open: nothing paid, so no loss.
+      claims: { filed: 1, approved: 0, denied: 0, paid: 0, paid_total: 0 },
+      loss_ratio: 0,
     });
   });
 });

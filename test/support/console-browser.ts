@@ -43,10 +43,13 @@ export async function launch(): Promise<Browser> {
   });
 }
 
-/** A console user of the store, with the setup link the operator would hand over. */
+/**
+ * A console user of the store, with the setup link the operator would hand over. The link is dated
+ * by the service's clock, so it still opens in a test that moved that clock on.
+ */
 export async function newUser(service: TestService, store: SeededStore, role: MerchantUserRole): Promise<{ email: string; setupPath: string }> {
   const email = `${role}-${Math.random().toString(36).slice(2, 8)}@${store.store.slug}.example`;
-  const { setupPath } = await createMerchantUser(service.db, actingFor(TEST_OPERATOR, store.store), { email, role }, new Date());
+  const { setupPath } = await createMerchantUser(service.db, actingFor(TEST_OPERATOR, store.store), { email, role }, service.clock.now());
   return { email, setupPath };
 }
 

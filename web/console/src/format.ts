@@ -33,3 +33,38 @@ export function formatBytes(bytes: number): string {
   if (bytes < 999_950) return `${oneDecimal.format(bytes / 1000)} kB`;
   return `${oneDecimal.format(bytes / 1_000_000)} MB`;
 }
+
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** An instant's calendar day in the user's time zone, e.g. "Nov 22, 2026". */
+export function formatDate(iso: string): string {
+  return dateOnly.format(new Date(iso));
+}
+
+/**
+ * A major-unit amount as a form field shows it ("110.75"), from its exact cents: the merchant API's
+ * 110.75 is a double, so it goes through cents rather than String(), which could write 110.7499….
+ */
+export function amountInputOf(major: number): string {
+  const cents = centsOfMajor(major);
+  const sign = cents < 0 ? '-' : '';
+  const magnitude = Math.abs(cents);
+  return `${sign}${Math.trunc(magnitude / 100)}.${String(magnitude % 100).padStart(2, '0')}`;
+}
+
+/**
+ * What a person typed as an amount, as the number the API takes, or undefined when it is no amount
+ * at all. A "$" and thousands separators are allowed. The decimals are not judged here: a third
+ * one is sent as typed and the server names the field (it refuses, never rounds).
+ */
+export function majorOfInput(text: string): number | undefined {
+  const cleaned = text.trim().replace(/^\$\s*/, '').replaceAll(',', '');
+  return /^\d{1,10}(\.\d+)?$/.test(cleaned) ? Number(cleaned) : undefined;
+}
+
+const ratio = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
+
+/** A loss ratio (0.375) as a percentage ("37.5%"), or "—" when there is none (no net premium). */
+export function formatLossRatio(value: number | null): string {
+  return value === null ? '—' : ratio.format(value);
+}

@@ -8,6 +8,7 @@ export const NAV_ITEMS = [
   { label: 'Overview', to: '/overview' },
   { label: 'Orders', to: '/orders' },
   { label: 'Claims', to: '/claims' },
+  { label: 'Claim rules', to: '/claims/rules' },
   { label: 'Billing', to: '/billing' },
   { label: 'Developers', to: '/developers' },
   { label: 'API keys', to: '/keys' },

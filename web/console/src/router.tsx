@@ -8,6 +8,7 @@ import { LoginPage } from './pages/LoginPage';
 import { SetupPage } from './pages/SetupPage';
 import { apiKeysRoutes } from './routes/api-keys';
 import { billingRoutes } from './routes/billing';
+import { claimRulesRoutes } from './routes/claim-rules';
 import { claimsRoutes } from './routes/claims';
 import { developersRoutes } from './routes/developers';
 import { ordersRoutes } from './routes/orders';
@@ -50,6 +51,7 @@ const routeTree = rootRoute.addChildren({
     ...ordersRoutes,
     ...shipmentsRoutes,
     ...claimsRoutes,
+    ...claimRulesRoutes,
     ...billingRoutes,
     ...developersRoutes,
     ...apiKeysRoutes,

@@ -81,3 +81,11 @@ export interface MonthSearch {
 export function validateMonthSearch(search: Record<string, unknown>): MonthSearch {
   return { month: isMonth(search.month) ? search.month : undefined };
 }
+
+/**
+ * A day in the user's own time zone, as a date input writes it (YYYY-MM-DD): what they call today
+ * (or `date`'s day) when they pick a day, unlike the UTC days above.
+ */
+export function localDay(date: Date = new Date()): string {
+  return `${String(date.getFullYear()).padStart(4, '0')}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+}

@@ -1,6 +1,6 @@
 // The frame of every logged-in page: the store, the user, log out, the navigation, and the page.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
+import { Link, Outlet, useMatchRoute, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { api, ApiError, bodyOf, errorMessage, forgetSession, sessionQuery } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -12,6 +12,12 @@ export function Layout() {
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const mainRef = useRef<HTMLElement>(null);
+  const matchRoute = useMatchRoute();
+  /**
+   * An item is current on its pages and those under it (Claims on a claim), unless another item
+   * names the page (Claim rules, under /claims): then only that one is.
+   */
+  const exactFor = (to: string) => NAV_ITEMS.some((other) => other.to.startsWith(`${to}/`) && matchRoute({ to: other.to, fuzzy: true }) !== false);
 
   // A new page: move focus to its heading, so a screen reader announces it and Tab starts there.
   useEffect(() => {
@@ -65,7 +71,7 @@ export function Layout() {
           <ul>
             {NAV_ITEMS.map((item) => (
               <li key={item.to}>
-                <Link to={item.to} className="nav-link" activeProps={{ className: 'active' }}>
+                <Link to={item.to} className="nav-link" activeProps={{ className: 'active' }} activeOptions={{ exact: exactFor(item.to) }}>
                   {item.label}
                 </Link>
               </li>

@@ -1,6 +1,7 @@
 // /billing: what the store owes for a calendar month (UTC), read from the premium ledger: the
-// statement as GET /v1/billing/statements answers it, its credits by ISO week, and every ledger
-// entry of the month as a CSV file.
+// statement as GET /v1/billing/statements answers it, its credits by ISO week, the month's claims
+// and payouts against the net premium (the loss ratio), and every ledger entry of the month as a
+// CSV file.
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import type { z } from 'zod';
@@ -11,7 +12,7 @@ import { currentMonth, formatDay, formatMonth, monthDays, shiftDay } from '../..
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { MonthPicker } from '../../components/MonthPicker';
 import { Section } from '../../components/Section';
-import { centsOfMajor, formatCents } from '../../format';
+import { centsOfMajor, formatCents, formatLossRatio } from '../../format';
 import { PRODUCT_NAME } from '../../navigation';
 import { statementCsvUrl, statementQuery } from './queries';
 import '../../components/compact-table.css';
@@ -58,6 +59,7 @@ export function BillingPage() {
         <>
           <StatementSection month={month} statement={statement.data} />
           <CreditWeeksSection month={month} weeks={statement.data.credits.weeks} />
+          <ClaimsSection month={month} statement={statement.data} />
         </>
       )}
     </>
@@ -160,6 +162,53 @@ function CreditWeeksSection({ month, weeks }: CreditWeeksSectionProps) {
           </tbody>
         </table>
       )}
+    </Section>
+  );
+}
+
+/** The month's claims, each counted in the month its event happened, and what was paid out against the net premium. */
+function ClaimsSection({ month, statement }: StatementSectionProps) {
+  const { claims } = statement;
+  const rows: ReadonlyArray<readonly [string, number]> = [
+    ['Filed', claims.filed],
+    ['Approved (by a person or a rule)', claims.approved],
+    ['Denied', claims.denied],
+    ['Paid (by payout date)', claims.paid],
+  ];
+  return (
+    <Section title={`Claims of ${formatMonth(month)}`} description="Counted in the month each was filed, approved, denied or paid (UTC). The service records payouts; it moves no money.">
+      <table className="compact-table bill-claims">
+        <caption className="visually-hidden">Claims of {formatMonth(month)}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Claims</th>
+            <th scope="col" className="number">
+              Count
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([label, count]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td className="number">{count}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">Paid out</th>
+            <td className="number">{formatCents(centsOfMajor(claims.paid_total))}</td>
+          </tr>
+          <tr>
+            <th scope="row">
+              Loss ratio
+              <span className="bill-week-note">{statement.loss_ratio === null ? 'None: no net premium in the month' : 'Paid out ÷ net total'}</span>
+            </th>
+            <td className="number">{formatLossRatio(statement.loss_ratio)}</td>
+          </tr>
+        </tfoot>
+      </table>
     </Section>
   );
 }

@@ -1,17 +1,21 @@
 // The decision: one button per status the server says the claim may move to (the same domain rule
-// as the operator's CLI), a note kept in the history, and a confirmation before anything is sent.
+// as the operator's CLI), a note kept in the history, and a confirmation before anything is sent,
+// which asks an approval for its resolution and a payment for its payout (ClaimDecisionDialog).
 // A 409 means the claim moved meanwhile (another user, or the operator): the server's message is
 // shown and the claim read again. Viewers see the claim, not the buttons.
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { consoleContract } from '../../../../../contract/console/index.js';
 import type { ConsoleRole } from '../../../../../contract/policy.js';
-import { api, ApiError, bodyOf, errorMessage, fieldError, mayCall, sentence } from '../../api';
+import { api, ApiError, bodyOf, mayCall, sentence } from '../../api';
 import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Section } from '../../components/Section';
+import { centsOfMajor, formatCents } from '../../format';
 import { orderQuery } from '../orders/queries';
-import { CLAIMS_KEY, claimQuery, DECISION, STATUS_LABEL, type ClaimDetail, type ClaimStatus } from './claims';
+import { ClaimDecisionDialog } from './ClaimDecisionDialog';
+import { CLAIMS_KEY, claimQuery, DECISION, RESOLUTION_LABEL, STATUS_LABEL, type Claim, type ClaimDetail, type ClaimStatus } from './claims';
+import type { DecisionBody } from './decision-form';
 
 /** The note's rule is the contract's own (at most 2000 characters, counted as the server counts them). */
 const noteSchema = consoleContract.claims.setStatus.body.shape.note;
@@ -31,7 +35,20 @@ async function invalidateAfterDecision(queryClient: QueryClient, sourceOrderId: 
     queryClient.invalidateQueries({ queryKey: [...CLAIMS_KEY, 'list'] }),
     queryClient.invalidateQueries({ queryKey: orderQuery(sourceOrderId).queryKey }),
     queryClient.invalidateQueries({ queryKey: ['overview'] }),
+    // The statement counts the month's claims and payouts.
+    queryClient.invalidateQueries({ queryKey: ['billing'] }),
   ]);
+}
+
+/** What was recorded, said once it is done: the resolution or payout as the server now holds it. */
+function doneMessage(status: ClaimStatus, claim: Claim, withNote: boolean): string {
+  const what =
+    status === 'approved' && claim.resolution !== null
+      ? ` ${RESOLUTION_LABEL[claim.resolution.type]} worth ${formatCents(centsOfMajor(claim.resolution.amount))}.`
+      : status === 'paid' && claim.payout !== null
+        ? ` ${formatCents(centsOfMajor(claim.payout.amount))} paid out.`
+        : '';
+  return `${DECISION[status].done}${what}${withNote ? ' Your note is in the history.' : ''}`;
 }
 
 export function ClaimDecisionSection({ detail, role }: Props) {
@@ -53,13 +70,12 @@ export function ClaimDecisionSection({ detail, role }: Props) {
   }, [focusRequest]);
 
   const decide = useMutation({
-    mutationFn: async (input: { status: ClaimStatus; note: string | undefined }) =>
-      bodyOf(await api.claims.setStatus({ params: { id: claim.id }, body: input.note === undefined ? { status: input.status } : input }), 200),
-    onSuccess: async (answer, input) => {
+    mutationFn: async (body: DecisionBody) => bodyOf(await api.claims.setStatus({ params: { id: claim.id }, body }), 200),
+    onSuccess: async (answer, body) => {
       queryClient.setQueryData(claimQuery(claim.id).queryKey, answer);
       setChoice(null);
       setNote('');
-      setDone(`${DECISION[input.status].done}${input.note === undefined ? '' : ' Your note is in the history.'}`);
+      setDone(doneMessage(body.status, answer.claim, body.note !== undefined));
       setFocusRequest((count) => count + 1);
       await invalidateAfterDecision(queryClient, claim.source_order_id);
     },
@@ -144,36 +160,17 @@ export function ClaimDecisionSection({ detail, role }: Props) {
 
       <Dialog open={choice !== null} onClose={closeDialog} labelledBy={`${id}-dialog-title`} describedBy={`${id}-dialog-consequence`}>
         {choice === null ? null : (
-          <div className="dialog-body">
-            <h2 id={`${id}-dialog-title`}>{DECISION[choice].question}</h2>
-            <p id={`${id}-dialog-consequence`}>
-              {`From ${STATUS_LABEL[claim.status]} to ${STATUS_LABEL[choice]}. `}
-              {DECISION[choice].consequence}
-            </p>
-            {trimmed === '' ? (
-              <p className="muted">No note.</p>
-            ) : (
-              <>
-                <p className="claim-dialog-note-label">Your note, kept in the history:</p>
-                <blockquote className="claim-note-quote">{trimmed}</blockquote>
-              </>
-            )}
-            <ErrorMessage message={decide.isError && !(decide.error instanceof ApiError && decide.error.status === 409) ? `The decision could not be recorded: ${fieldError(decide.error, 'note') ?? errorMessage(decide.error)}` : undefined} />
-            <div className="dialog-actions">
-              {/* Cancel first: it is what the dialog focuses when it opens. */}
-              <button type="button" className="button secondary" onClick={closeDialog}>
-                Cancel
-              </button>
-              <button
-                type="button"
-                className={`button ${DECISION[choice].tone === 'danger' ? 'danger' : 'primary'}`}
-                onClick={() => decide.mutate({ status: choice, note: trimmed === '' ? undefined : trimmed })}
-                disabled={decide.isPending}
-              >
-                {decide.isPending ? 'Saving…' : DECISION[choice].confirm}
-              </button>
-            </div>
-          </div>
+          <ClaimDecisionDialog
+            claim={claim}
+            choice={choice}
+            note={trimmed === '' ? undefined : trimmed}
+            error={decide.error}
+            pending={decide.isPending}
+            onConfirm={(body) => decide.mutate(body)}
+            onCancel={closeDialog}
+            titleId={`${id}-dialog-title`}
+            consequenceId={`${id}-dialog-consequence`}
+          />
         )}
       </Dialog>
     </Section>

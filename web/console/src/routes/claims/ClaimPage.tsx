@@ -1,21 +1,27 @@
-// /claims/$claimId: one claim, in sections (Medusa's layout): what is claimed and on which order,
-// the items, the shopper's words and photos, the decision, and the history. The order is read too,
-// for the items' names and prices and the amount its protection covers.
+// /claims/$claimId: one claim, in sections (Medusa's layout): its reference and amount on top (what
+// the shopper quotes on the phone), what is claimed and on which order, the items, the shopper's
+// words and photos, and once approved the resolution and payout; beside them the evidence, the
+// decision and the history. The order is read too, for the items' names and prices, the amount
+// its protection covers, and its parcels.
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { ApiError, errorMessage, sessionQuery } from '../../api';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { PRODUCT_NAME } from '../../navigation';
+import { centsOfMajor, formatCents } from '../../format';
 import { ClaimDecisionSection } from './ClaimDecisionSection';
+import { ClaimEvidenceSection } from './ClaimEvidenceSection';
 import { ClaimHistorySection } from './ClaimHistorySection';
 import { ClaimItemsSection } from './ClaimItemsSection';
 import { ClaimPhotosSection } from './ClaimPhotosSection';
+import { ClaimResolutionSection } from './ClaimResolutionSection';
 import { ClaimStatusBadge } from './ClaimStatusBadge';
 import { ClaimSummarySection } from './ClaimSummarySection';
 import { ShopperTextSection } from './ShopperTextSection';
-import { claimQuery } from './claims';
+import { claimQuery, type Claim } from './claims';
 import { orderQuery } from '../orders/queries';
 import './claims.css';
+import './claim-details.css';
 
 const route = getRouteApi('/logged-in/claims/$claimId');
 
@@ -37,7 +43,7 @@ export function ClaimPage() {
 
   return (
     <>
-      <title>{`${heading} · Claims · ${session?.store.name ?? ''} · ${PRODUCT_NAME}`}</title>
+      <title>{`${detail.data ? `${detail.data.claim.reference} · ` : ''}${heading} · Claims · ${session?.store.name ?? ''} · ${PRODUCT_NAME}`}</title>
       <nav className="claim-breadcrumb" aria-label="Breadcrumb">
         <Link to="/claims">Claims</Link>
       </nav>
@@ -47,6 +53,7 @@ export function ClaimPage() {
           {detail.data ? <ClaimStatusBadge status={detail.data.claim.status} /> : null}
         </div>
       </div>
+      {detail.data ? <ClaimKeyline claim={detail.data.claim} /> : null}
 
       {detail.data ? (
         <>
@@ -55,14 +62,17 @@ export function ClaimPage() {
           <div className="claim-layout">
             <div>
               <ClaimSummarySection claim={detail.data.claim} order={order} />
+              {/* Once approved, how the claim is made good is the next thing to know about it. */}
+              <ClaimResolutionSection claim={detail.data.claim} />
               <ClaimItemsSection claim={detail.data.claim} order={order} />
               <ShopperTextSection claim={detail.data.claim} />
               <ClaimPhotosSection claim={detail.data.claim} />
             </div>
             <div>
+              <ClaimEvidenceSection claim={detail.data.claim} order={order} />
               {/* Keyed by claim: a note or an outcome never carries over to another claim. */}
               <ClaimDecisionSection key={detail.data.claim.id} detail={detail.data} role={role} />
-              <ClaimHistorySection history={detail.data.history} />
+              <ClaimHistorySection detail={detail.data} />
             </div>
           </div>
         </>
@@ -81,5 +91,21 @@ export function ClaimPage() {
         <ErrorMessage message={`The claim could not be loaded: ${errorMessage(detail.error)}`} />
       )}
     </>
+  );
+}
+
+/** The reference the shopper was given and what the claim is worth, large, under the heading. */
+function ClaimKeyline({ claim }: { claim: Claim }) {
+  return (
+    <dl className="claim-keyline">
+      <div>
+        <dt>Reference</dt>
+        <dd className="claim-reference">{claim.reference}</dd>
+      </div>
+      <div>
+        <dt>Amount claimed</dt>
+        <dd className="claim-keyline-amount">{formatCents(centsOfMajor(claim.amount_claimed))}</dd>
+      </div>
+    </dl>
   );
 }

@@ -1,5 +1,5 @@
-// The claim at a glance: its status, the order and shipment it is on, why, the amount the order's
-// protection covers, when and where it was filed (the API, the claim page, the operator's CLI), and
+// The claim at a glance: its status, the order and shipment it is on, why, what it claims against
+// the amount the order's protection covers, when and where it was filed (the API, the claim page, the operator's CLI), and
 // when it last changed and was resolved.
 import { Link } from '@tanstack/react-router';
 import { Facts, Section } from '../../components/Section';
@@ -27,6 +27,7 @@ export function ClaimSummarySection({ claim, order }: { claim: Claim; order: Cla
           ],
           ['Shipment', claim.tracking_number === null ? <span className="muted">None named: the whole order</span> : <code>{claim.tracking_number}</code>],
           ['Reason', REASON_LABEL[claim.reason]],
+          ['Amount claimed', formatCents(centsOfMajor(claim.amount_claimed))],
           [
             'Amount covered',
             order.data ? (

@@ -1,15 +1,16 @@
-// /claims: the store's claims, oldest first (the one waiting longest on top), by status. The filter
-// is a row of links kept in the URL (?status=), so reload, Back and a shared link keep it.
+// /claims: the store's claims, oldest first (the one waiting longest on top), by status, or the one
+// claim a shopper quotes by its reference. The filter and the search are kept in the URL (?status=,
+// ?reference=), so reload, Back and a shared link keep them.
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
+import { useId, useState, type FormEvent } from 'react';
 import { CLAIM_STATUSES } from '../../../../../contract/claims.js';
 import { errorMessage, sessionQuery } from '../../api';
 import { CursorPager } from '../../components/CursorPager';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { formatDateTime } from '../../format';
 import { PRODUCT_NAME } from '../../navigation';
-import { ClaimStatusBadge } from './ClaimStatusBadge';
-import { claimsListQuery, REASON_LABEL, shortClaimId, STATUS_LABEL, type Claim, type ClaimStatus } from './claims';
+import { claimsListQuery, REFERENCE_MAX, STATUS_LABEL, type ClaimStatus } from './claims';
+import { ClaimsTable } from './ClaimsTable';
 import './claims.css';
 
 const route = getRouteApi('/logged-in/claims');
@@ -27,19 +28,33 @@ const EMPTY: Record<ClaimStatus | 'all', string> = {
 
 export function ClaimsQueuePage() {
   const { data: session } = useSuspenseQuery(sessionQuery);
-  const { status, cursors = [] } = route.useSearch();
-  const claims = useQuery(claimsListQuery(status, cursors.at(-1)));
+  const { status, cursors = [], reference } = route.useSearch();
+  const claims = useQuery(claimsListQuery({ status, cursor: cursors.at(-1), reference }));
   const filterName = status === undefined ? 'All' : STATUS_LABEL[status];
+  const caption = reference === undefined ? `Claims (${filterName}), oldest first` : `The claim with reference ${reference}`;
 
   return (
     <>
-      <title>{`Claims${status === undefined ? '' : ` (${filterName})`} · ${session?.store.name ?? ''} · ${PRODUCT_NAME}`}</title>
+      <title>{`Claims${reference !== undefined ? ` (${reference})` : status === undefined ? '' : ` (${filterName})`} · ${session?.store.name ?? ''} · ${PRODUCT_NAME}`}</title>
       <div className="page-header">
         <h1>Claims</h1>
+        <div className="actions">
+          <Link to="/claims/rules" className="button secondary claim-rules-link">
+            Claim rules
+          </Link>
+        </div>
       </div>
       <p className="lead">Your shoppers&apos; claims, oldest first: the claim that has waited longest is at the top.</p>
 
-      <StatusFilter current={status} />
+      {/* Keyed by the URL's reference: Back and a new search show what the URL holds. */}
+      <ReferenceSearch key={reference ?? ''} reference={reference} />
+      <StatusFilter current={reference === undefined ? status : undefined} />
+      {reference === undefined ? null : (
+        <p className="claim-search-result">
+          {`Searching for the reference ${reference}, in every status. `}
+          <Link to="/claims">Show every claim</Link>
+        </p>
+      )}
 
       {/* A failed read keeps what was read before, under the error. */}
       <ErrorMessage message={claims.isError ? `The claims could not be loaded: ${errorMessage(claims.error)}` : undefined} />
@@ -50,16 +65,22 @@ export function ClaimsQueuePage() {
           </p>
         ) : null
       ) : claims.data.data.length === 0 && cursors.length === 0 ? (
-        <p className="empty-state">{EMPTY[status ?? 'all']}</p>
+        <p className="empty-state">
+          {reference === undefined ? EMPTY[status ?? 'all'] : `No claim of this store has the reference ${reference}. References look like CLM-7K3Q9D.`}
+        </p>
       ) : (
         <>
-          <ClaimsTable claims={claims.data.data} filterName={filterName} />
+          <ClaimsTable claims={claims.data.data} caption={caption} />
           <CursorPager
             label="Pages of claims"
             cursors={cursors}
             nextCursor={claims.data.next_cursor}
             link={(trail, text) => (
-              <Link to="/claims" search={{ ...(status === undefined ? {} : { status }), ...(trail === undefined ? {} : { cursors: trail }) }} className="button secondary">
+              <Link
+                to="/claims"
+                search={{ ...(status === undefined ? {} : { status }), ...(reference === undefined ? {} : { reference }), ...(trail === undefined ? {} : { cursors: trail }) }}
+                className="button secondary"
+              >
                 {text}
               </Link>
             )}
@@ -67,6 +88,42 @@ export function ClaimsQueuePage() {
         </>
       )}
     </>
+  );
+}
+
+/** The search for one claim by the reference the shopper quotes; a search spans every status. */
+function ReferenceSearch({ reference }: { reference: string | undefined }) {
+  const id = useId();
+  const navigate = useNavigate();
+  const [typed, setTyped] = useState(reference ?? '');
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const wanted = typed.trim();
+    void navigate({ to: '/claims', search: wanted === '' ? {} : { reference: wanted } });
+  };
+  return (
+    <form role="search" className="claim-search" onSubmit={submit} aria-label="Claims by reference">
+      <label htmlFor={`${id}-reference`}>
+        Find a claim by its reference
+      </label>
+      <div className="claim-search-row">
+        <input
+          id={`${id}-reference`}
+          className="text-input"
+          type="search"
+          autoComplete="off"
+          spellCheck={false}
+          autoCapitalize="characters"
+          placeholder="CLM-7K3Q9D"
+          maxLength={REFERENCE_MAX}
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+        />
+        <button type="submit" className="button primary">
+          Find
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -94,60 +151,5 @@ function StatusFilter({ current }: { current: ClaimStatus | undefined }) {
         })}
       </ul>
     </nav>
-  );
-}
-
-/** What a claim is about: one shipment, some items, or the whole order. */
-function coverage(claim: Claim): string {
-  const units = claim.items.reduce((sum, item) => sum + item.quantity, 0);
-  const items = claim.items.length === 0 ? 'Whole order' : `${units} ${units === 1 ? 'unit' : 'units'} of ${claim.items.length} ${claim.items.length === 1 ? 'item' : 'items'}`;
-  return claim.tracking_number === null ? items : `${items}, shipment ${claim.tracking_number}`;
-}
-
-function ClaimsTable({ claims, filterName }: { claims: readonly Claim[]; filterName: string }) {
-  return (
-    <div className="claim-table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">{`Claims (${filterName}), oldest first`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Claim</th>
-            <th scope="col">Order</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Covers</th>
-            <th scope="col">Status</th>
-            <th scope="col">Filed</th>
-          </tr>
-        </thead>
-        <tbody>
-          {claims.map((claim) => (
-            <tr key={claim.id}>
-              {/* data-label: the column's name, shown beside each value when rows stack on a phone. */}
-              <td data-label="Claim">
-                {/* Named "Claim 1a2b3c4d": the name holds the text it shows, as speech input expects. */}
-                <Link to="/claims/$claimId" params={{ claimId: claim.id }} className="claim-ref" aria-label={`Claim ${shortClaimId(claim.id)}`}>
-                  <code>{shortClaimId(claim.id)}</code>
-                </Link>
-              </td>
-              <td data-label="Order">
-                <Link to="/orders/$sourceOrderId" params={{ sourceOrderId: claim.source_order_id }} className="claim-order">
-                  {claim.source_order_id}
-                </Link>
-              </td>
-              <td data-label="Reason">{REASON_LABEL[claim.reason]}</td>
-              <td data-label="Covers" className="claim-covers">
-                {coverage(claim)}
-              </td>
-              <td data-label="Status">
-                <ClaimStatusBadge status={claim.status} />
-              </td>
-              <td data-label="Filed">
-                <time dateTime={claim.created_on}>{formatDateTime(claim.created_on)}</time>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }

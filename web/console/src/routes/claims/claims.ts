@@ -14,6 +14,10 @@ export type ClaimStatus = Claim['status'];
 export type ClaimReason = Claim['reason'];
 export type ClaimChannel = Claim['channel'];
 export type ClaimPhoto = Claim['photos'][number];
+export type ClaimEvidence = Claim['evidence'];
+export type ResolutionType = NonNullable<Claim['resolution']>['type'];
+/** A history entry as the claim itself carries it: for a rule's decision, the rule and what it read. */
+export type ClaimHistoryEntry = Claim['history'][number];
 
 export const STATUS_LABEL: Record<ClaimStatus, string> = {
   open: 'Open',
@@ -31,6 +35,13 @@ export const REASON_LABEL: Record<ClaimReason, string> = {
   missing_items: 'Missing items',
   wrong_address: 'Wrong address',
   other: 'Other',
+};
+
+/** How an approved claim is made good. */
+export const RESOLUTION_LABEL: Record<ResolutionType, string> = {
+  refund: 'Refund',
+  reorder: 'Reorder',
+  store_credit: 'Store credit',
 };
 
 /** Where a claim was filed, as the summary's "Filed on" says it. */
@@ -136,12 +147,34 @@ export const shortClaimId = (id: string) => id.slice(0, 8);
 /** Every claims query starts with this key: a decision invalidates them all at once. */
 export const CLAIMS_KEY = ['claims'] as const;
 
-export const claimsListQuery = (status: ClaimStatus | undefined, cursor: string | undefined) =>
+/** What the queue asks for: a status (or all), a page, and a reference typed into its search. */
+export interface ClaimsListFilter {
+  status?: ClaimStatus | undefined;
+  cursor?: string | undefined;
+  reference?: string | undefined;
+}
+
+export const claimsListQuery = ({ status, cursor, reference }: ClaimsListFilter) =>
   queryOptions({
-    queryKey: [...CLAIMS_KEY, 'list', status ?? 'all', cursor ?? null] as const,
+    queryKey: [...CLAIMS_KEY, 'list', status ?? 'all', cursor ?? null, reference ?? null] as const,
     queryFn: async () =>
-      bodyOf(await api.claims.list({ query: { ...(status === undefined ? {} : { status }), ...(cursor === undefined ? {} : { cursor }) } }), 200),
+      bodyOf(
+        await api.claims.list({
+          query: { ...(status === undefined ? {} : { status }), ...(cursor === undefined ? {} : { cursor }), ...(reference === undefined ? {} : { reference }) },
+        }),
+        200,
+      ),
   });
+
+/** The longest reference the list takes (the contract's limit); a reference is CLM- and six characters. */
+export const REFERENCE_MAX = 20;
+
+/** A reference from the URL: trimmed, or undefined when empty or longer than the list takes. */
+export function referenceOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' || trimmed.length > REFERENCE_MAX ? undefined : trimmed;
+}
 
 export const claimQuery = (id: string) =>
   queryOptions({

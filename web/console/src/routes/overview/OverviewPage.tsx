@@ -1,7 +1,8 @@
 // /overview: the store's month at a glance, the console's home page. The money is the month's
 // billing statement itself (the same figures as the Billing page and GET /v1/billing/statements,
-// to the cent); then the month's orders and their protection attach rate, the claims open now, and
-// the last 90 days of net premium.
+// to the cent), with the month's claims and what they paid out against it (the loss ratio); then
+// the month's orders and their protection attach rate, the claims open now, and the last 90 days
+// of net premium.
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
@@ -10,7 +11,7 @@ import { currentMonth, formatMonth } from '../../components/calendar';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { MonthPicker } from '../../components/MonthPicker';
 import { Section } from '../../components/Section';
-import { centsOfMajor, formatCents } from '../../format';
+import { centsOfMajor, formatCents, formatLossRatio } from '../../format';
 import { PRODUCT_NAME } from '../../navigation';
 import { DailyNetFigure } from './DailyNetFigure';
 import { overviewQuery, type Overview } from './queries';
@@ -45,6 +46,7 @@ export function OverviewPage() {
       ) : (
         <>
           <PremiumSection month={month} statement={overview.data.statement} />
+          <MonthClaimsSection month={month} statement={overview.data.statement} />
           <OrdersSection month={month} orders={overview.data.orders} openClaims={overview.data.open_claims} />
           <Section title="Daily net premium" description="The last 90 days up to today (UTC), whatever the month shown above.">
             <DailyNetFigure days={overview.data.daily_net_cents} />
@@ -87,6 +89,31 @@ function PremiumSection({ month, statement }: { month: string; statement: Overvi
         <Link to="/billing" search={{ month }}>
           The statement of {formatMonth(month)}, its weekly credits and CSV
         </Link>
+      </p>
+    </Section>
+  );
+}
+
+/** The month's claims as the statement counts them (each in the month its event happened), and the loss ratio. */
+function MonthClaimsSection({ month, statement }: { month: string; statement: Overview['statement'] }) {
+  const { claims } = statement;
+  return (
+    <Section title={`Claims in ${formatMonth(month)}`} description="Each claim counts in the month it was filed, approved, denied or paid (UTC).">
+      <dl className="ov-stats">
+        <Stat label="Filed" value={claims.filed} detail="New in the month" />
+        <Stat label="Approved" value={claims.approved} detail="By a person or a rule" />
+        <Stat label="Denied" value={claims.denied} detail="By a person or a rule" />
+        <Stat label="Paid" value={claims.paid} detail="By their payout date" />
+        <Stat label="Paid out" value={formatCents(centsOfMajor(claims.paid_total))} detail={`The payouts of ${counted(claims.paid, 'claim')}`} />
+        <Stat
+          label="Loss ratio"
+          value={formatLossRatio(statement.loss_ratio)}
+          detail={statement.loss_ratio === null ? 'No net premium in the month' : 'Paid out ÷ net premium'}
+          total
+        />
+      </dl>
+      <p className="ov-more">
+        <Link to="/claims">The claims queue</Link>
       </p>
     </Section>
   );
