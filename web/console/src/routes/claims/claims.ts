@@ -141,9 +141,6 @@ export const DECISION: Record<ClaimStatus, Decision> = {
   },
 };
 
-/** The first eight characters of a claim id: enough to tell a store's claims apart at a glance. */
-export const shortClaimId = (id: string) => id.slice(0, 8);
-
 /** Every claims query starts with this key: a decision invalidates them all at once. */
 export const CLAIMS_KEY = ['claims'] as const;
 

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { Section } from '../../../components/Section';
 import { TableScroll } from '../../../components/TableScroll';
 import { formatDateTime } from '../../../format';
-import { REASON_LABEL, shortClaimId } from '../../claims/claims';
+import { REASON_LABEL } from '../../claims/claims';
 import { ClaimStatusBadge } from '../../claims/ClaimStatusBadge';
 import type { Claim } from '../labels';
 
@@ -29,9 +29,9 @@ export function OrderClaimsSection({ claims }: { claims: readonly Claim[] }) {
               {claims.map((claim) => (
                 <tr key={claim.id}>
                   <td data-label="Claim">
-                    {/* Eight characters tell a store's claims apart; the claim page shows the whole id. */}
-                    <Link to="/claims/$claimId" params={{ claimId: claim.id }} aria-label={`Claim ${shortClaimId(claim.id)}`}>
-                      <code>{shortClaimId(claim.id)}</code>
+                    {/* The reference the shopper quotes; the claim page shows the whole id too. */}
+                    <Link to="/claims/$claimId" params={{ claimId: claim.id }} aria-label={`Claim ${claim.reference}`}>
+                      <code>{claim.reference}</code>
                     </Link>
                   </td>
                   <td data-label="Reason">{REASON_LABEL[claim.reason]}</td>
