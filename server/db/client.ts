@@ -29,11 +29,16 @@ export interface DatabaseOptions {
  * terminated backend, an idle timeout) makes the pool emit 'error' for it; without a listener that
  * event ends the process. The pool drops such a connection and the next query opens another, so
  * nothing is to be done but to keep going: the failure of a query in flight reaches its caller.
+ * The pool listens only to its idle connections, though: one closed while checked out, between two
+ * statements of a transaction (Prisma's interactive ones included), emits 'error' on itself, and
+ * without a listener of its own that too ended the process (a shutdown or a database restart under
+ * load). Its next statement fails and reaches the caller, and the pool discards it on release.
  * The application name tells the connections apart in pg_stat_activity.
  */
 export function createPool(databaseUrl: string, options: { max: number; applicationName: string }): pg.Pool {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max, application_name: options.applicationName });
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
