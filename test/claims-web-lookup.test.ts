@@ -1,6 +1,7 @@
 // The claim page's lookup and its refusals, in Debian's Chromium at a phone's and a desktop's size,
-// over a real server: a wrong email answered as an unknown order number, keeping what was typed; a
-// session that ends, back to the lookup page saying why; an unknown store; too many lookups (429)
+// over a real server: a wrong email answered as an unknown order number, keeping what was typed; an
+// order number found however it is typed ("#ab12" as "AB12 "), and the store's support contact
+// after an order is not found (only when the store set one); a session that ends, back to the lookup page saying why; an unknown store; too many lookups (429)
 // on a service of its own. Axe on every page, no sideways scrolling, 44px touch targets, and a
 // screenshot of each in test-artifacts/claims-*.png.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +72,65 @@ describe.skipIf(skipBrowser)('the claim page in Chromium', () => {
             await waitForIdle(page);
           },
           'lookup',
+        );
+      }, 60_000);
+
+      it("finds the order however its number is typed, and offers the store's support contact after one is not found", async () => {
+        const { slug, order } = await shopperWithParcel({ delivered: false, trackingNumber: `ZZHELP${Date.now()}` });
+        await asShopper(
+          viewport,
+          [shopperFailure(404, 'POST', '/lookup')],
+          async ({ page }) => {
+            await openLookup(page, service, slug);
+            const help = page.getByRole('heading', { level: 2, name: 'Still cannot find your order?' });
+            expect(await help.count()).toBe(0);
+            const number = page.getByLabel('Order number', { exact: true });
+            const email = page.getByLabel('Email', { exact: true });
+            const find = page.getByRole('button', { name: 'Find my order' });
+
+            // Not found: the one answer, then how to reach the store, as its claim page settings say.
+            await number.fill(`${order.orderNumber}0`);
+            await email.fill(order.email);
+            const answered = page.waitForResponse((response) => response.url().endsWith('/lookup'));
+            await find.click();
+            expect((await answered).status()).toBe(404);
+            await help.waitFor();
+            const box = page.locator('.lookup-help');
+            expect(await box.getByRole('link', { name: 'help@shop.example' }).getAttribute('href')).toBe('mailto:help@shop.example');
+            expect(await box.getByRole('link', { name: /help page$/ }).getAttribute('href')).toBe('https://shop.example/help');
+            expect(await page.locator('.error-message[role="alert"]').innerText()).toMatch(/^No order matches/);
+            await checkPage(page, viewport, 'lookup-support', 'the lookup page with the store\'s support contact after an order was not found');
+
+            // The number as a shopper may type it: no "#", lower case, spaces around it.
+            const typed = ` ${order.orderNumber.replace(/^#/, '').toLowerCase()} `;
+            expect(typed.trim()).not.toBe(order.orderNumber);
+            await number.fill(typed);
+            await find.click();
+            await page.getByRole('heading', { level: 1, name: `Order ${order.orderNumber}` }).waitFor();
+            await waitForIdle(page);
+          },
+          'lookup-forgiving',
+        );
+      }, 60_000);
+
+      it('adds no support contact after an order is not found when the store set none', async () => {
+        const { slug, order } = await shopperWithParcel({ delivered: false, trackingNumber: `ZZNOHELP${Date.now()}`, store: { supportEmail: null, supportUrl: null } });
+        await asShopper(
+          viewport,
+          [shopperFailure(404, 'POST', '/lookup')],
+          async ({ page }) => {
+            await openLookup(page, service, slug);
+            await page.getByLabel('Order number', { exact: true }).fill(order.orderNumber);
+            await page.getByLabel('Email', { exact: true }).fill('not.me@example.com');
+            const answered = page.waitForResponse((response) => response.url().endsWith('/lookup'));
+            await page.getByRole('button', { name: 'Find my order' }).click();
+            expect((await answered).status()).toBe(404);
+            await expect.poll(() => page.locator('.error-message[role="alert"]').innerText()).toMatch(/^No order matches/);
+            await waitForIdle(page);
+            expect(await page.locator('.lookup-help').count()).toBe(0);
+            expect(await page.getByRole('link').filter({ hasText: /help page|@/ }).count()).toBe(0);
+          },
+          'lookup-no-support',
         );
       }, 60_000);
 

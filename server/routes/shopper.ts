@@ -13,6 +13,7 @@ import {
   fileShopperClaim,
   findOrderForShopper,
   NO_MATCHING_ORDER,
+  orderNumberKey,
   readClaimPhoto,
   recordOrderFound,
   shopperClaimView,
@@ -83,7 +84,8 @@ export const shopperRouter = ({ db, clock, photos, shopperSessions, rateLimiting
         const store = await findStoreBySlug(db, params.store_slug).catch((error: unknown) => {
           throw error instanceof AppError && error.code === 'not_found' ? new AppError('not_found', 'No such store.') : error;
         });
-        await rateLimiting?.countOrderLookup(store.id, body.order_number, req.ip ?? 'unknown', res);
+        // Counted per number as the lookup reads it: "#1002" and " 1002" are the same order's tries.
+        await rateLimiting?.countOrderLookup(store.id, orderNumberKey(body.order_number), req.ip ?? 'unknown', res);
         const orderId = await findOrderForShopper(db, store.id, body.order_number, body.email);
         if (orderId === null) throw new AppError('not_found', NO_MATCHING_ORDER);
         const now = clock.now();

@@ -1,14 +1,18 @@
 // The sandbox tracking provider: the default when no carrier-tracking account is configured. It uses
 // no network. A few documented tracking numbers play a fixed script of scans (docs/tracking.md), so a
 // merchant integrating in test mode, or a test advancing its clock, sees a shipment move from Active
-// to Delivered or Exception. Every other number stays Active with no scans.
-import type {
-  CarrierDeliveryStatus,
-  CheckpointLocation,
-  ShipmentToTrack,
-  TrackingCheckpoint,
-  TrackingProvider,
-  TrackingReport,
+// to Delivered or Exception, whatever its carrier: registered without one, such a number gets the
+// courier "sandbox" and is tracked (server/domain/shipments/resolve-courier.ts). Every other number
+// stays Active with no scans.
+import {
+  type CarrierDeliveryStatus,
+  type CheckpointLocation,
+  SANDBOX_TRACKING_NUMBERS as NUMBERS,
+  type SandboxTrackingNumber,
+  type ShipmentToTrack,
+  type TrackingCheckpoint,
+  type TrackingProvider,
+  type TrackingReport,
 } from '../domain/shipments/index.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -47,44 +51,35 @@ const OUT_FOR_DELIVERY: ScriptedScan = {
 };
 
 /** The magic tracking numbers and their scripts, oldest scan first. */
-const SCRIPTS: ReadonlyMap<string, readonly ScriptedScan[]> = new Map([
-  [
-    'SBXINTRANSIT',
-    [
-      ...FIRST_LEG,
-      { afterHours: 46, status: 'Active', subtag: 'in_transit', message: 'In transit: delayed by weather, new delivery date pending', location: OAKLAND },
-    ],
+const SCRIPT_OF: Readonly<Record<SandboxTrackingNumber, readonly ScriptedScan[]>> = {
+  SBXINTRANSIT: [
+    ...FIRST_LEG,
+    { afterHours: 46, status: 'Active', subtag: 'in_transit', message: 'In transit: delayed by weather, new delivery date pending', location: OAKLAND },
   ],
-  ['SBXOUTFORDELIVERY', [...FIRST_LEG, OUT_FOR_DELIVERY]],
-  [
-    'SBXDELIVERED',
-    [
-      ...FIRST_LEG,
-      OUT_FOR_DELIVERY,
-      { afterHours: 50, status: 'Delivered', subtag: 'delivered', message: 'Delivered, left at front door', location: SAN_FRANCISCO },
-    ],
+  SBXOUTFORDELIVERY: [...FIRST_LEG, OUT_FOR_DELIVERY],
+  SBXDELIVERED: [
+    ...FIRST_LEG,
+    OUT_FOR_DELIVERY,
+    { afterHours: 50, status: 'Delivered', subtag: 'delivered', message: 'Delivered, left at front door', location: SAN_FRANCISCO },
   ],
-  [
-    'SBXEXCEPTION',
-    [
-      ...FIRST_LEG,
-      OUT_FOR_DELIVERY,
-      { afterHours: 50, status: 'Exception', subtag: 'failure', message: 'Delivery failed: package damaged, held at carrier facility', location: SAN_FRANCISCO },
-    ],
+  SBXEXCEPTION: [
+    ...FIRST_LEG,
+    OUT_FOR_DELIVERY,
+    { afterHours: 50, status: 'Exception', subtag: 'failure', message: 'Delivery failed: package damaged, held at carrier facility', location: SAN_FRANCISCO },
   ],
-  [
-    'SBXRETURNED',
-    [
-      ...FIRST_LEG,
-      OUT_FOR_DELIVERY,
-      { afterHours: 50, status: 'Exception', subtag: 'delivery_exception', message: 'Delivery attempted: recipient not available, notice left', location: SAN_FRANCISCO },
-      { afterHours: 74, status: 'Exception', subtag: 'return_to_sender', message: 'Returned to sender: undeliverable as addressed', location: OAKLAND },
-    ],
+  SBXRETURNED: [
+    ...FIRST_LEG,
+    OUT_FOR_DELIVERY,
+    { afterHours: 50, status: 'Exception', subtag: 'delivery_exception', message: 'Delivery attempted: recipient not available, notice left', location: SAN_FRANCISCO },
+    { afterHours: 74, status: 'Exception', subtag: 'return_to_sender', message: 'Returned to sender: undeliverable as addressed', location: OAKLAND },
   ],
-]);
+};
+
+/** The magic tracking numbers (one script each: the type makes the list and the scripts agree). */
+const SCRIPTS: ReadonlyMap<string, readonly ScriptedScan[]> = new Map(NUMBERS.map((number) => [number, SCRIPT_OF[number]]));
 
 /** The documented sandbox numbers, in the order docs/tracking.md lists them. */
-export const SANDBOX_TRACKING_NUMBERS: readonly string[] = [...SCRIPTS.keys()];
+export const SANDBOX_TRACKING_NUMBERS: readonly string[] = NUMBERS;
 
 export function createSandboxProvider(): TrackingProvider {
   return {

@@ -38,7 +38,7 @@ export { CLAIM_RULES_ACTOR, decideClaim, type ClaimDecision } from './decide-cla
 export { firstMatchingRule, ruleMatches, type RuleFacts } from './evaluate-claim-rules.js';
 export { type ClaimAttachments, fileClaim } from './file-claim.js';
 export { fileShopperClaim, type ShopperClaimFiling } from './file-shopper-claim.js';
-export { findOrderForShopper, NO_MATCHING_ORDER, recordOrderFound } from './find-shopper-order.js';
+export { findOrderForShopper, NO_MATCHING_ORDER, orderNumberKey, recordOrderFound } from './find-shopper-order.js';
 export { claimHistory, findClaimByReference, findClaimStore, getClaim, listClaims, listStoreClaims } from './get-claim.js';
 export { type PhotoStore, postgresPhotoStore } from './photo-store.js';
 export { type ShopperClaimView, shopperClaimView } from './shopper-claim-view.js';

@@ -2,7 +2,7 @@
 // claim windows, and its claims.
 import type { Database } from '../../db/client.js';
 import type { Scope, ShopperActor } from '../access/index.js';
-import { isCarrierSlug, type CarrierSlug } from '../shipments/index.js';
+import { isCarrierSlug, SANDBOX_COURIER, type CarrierSlug } from '../shipments/index.js';
 import { claimPageSettings, type ClaimPageSettings } from './claim-page-settings.js';
 import { OPEN_CLAIM_STATUSES, type ClaimRecord, type ClaimStatus } from './claim-record.js';
 import { claimWindows, deliveredOn, type ClaimWindow } from './claim-windows.js';
@@ -45,7 +45,8 @@ const CARRIER_NAMES: Record<CarrierSlug, string> = {
   gofo: 'GOFO',
 };
 
-export const carrierName = (courier: string) => (isCarrierSlug(courier) ? CARRIER_NAMES[courier] : 'Unknown carrier');
+/** A sandbox number's scans come from the sandbox provider (docs/tracking.md), not from a carrier. */
+export const carrierName = (courier: string) => (isCarrierSlug(courier) ? CARRIER_NAMES[courier] : courier === SANDBOX_COURIER ? 'Sandbox (test parcel)' : 'Unknown carrier');
 
 /** What a parcel carries: its line items as the store said, its products, or else the whole order. */
 function parcelItems(order: SessionOrder, shipment: SessionOrder['shipments'][number]): ParcelItem[] {

@@ -20,12 +20,16 @@ export {
 export { createShipment, insertShipments, type NewParcel, newShipmentRecord, type ShipmentsInsert } from './create-shipment.js';
 export { getShipment, listOrderShipments, shipmentOrder } from './get-shipment.js';
 export { applyProviderEvent, type PollOutcome, pollShipment } from './poll-shipment.js';
-export { resolveCourier, type ResolvedCourier } from './resolve-courier.js';
+export { isSandboxTrackingNumber, resolveCourier, type ResolvedCourier } from './resolve-courier.js';
 export { toCheckpointResponse, toShipmentResponse } from './shipment-payload.js';
 export {
   CHECKPOINTS_PER_READ,
   type MerchantMessage,
+  NOT_TRACKED_MESSAGE_CODES,
   POLLING_GIVES_UP_AFTER_MS,
+  SANDBOX_COURIER,
+  SANDBOX_TRACKING_NUMBERS,
+  type SandboxTrackingNumber,
   type ShipmentInput,
   type ShipmentRecord,
   type ShipmentTracking,

@@ -1,16 +1,21 @@
 // Following a shipment: one poll of its provider, or a provider's webhook, each ending in
 // applyTrackingReport.
-import type { Database, Prisma } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import type { Actor } from '../access/index.js';
 import type { PollScheduler, TrackingProvider, TrackingReport } from './tracking.js';
 import { applyTrackingReport } from './apply-tracking-report.js';
-import { type MerchantMessage, POLLING_GIVES_UP_AFTER_MS, UNKNOWN_COURIER } from './shipment-record.js';
+import { type MerchantMessage, POLLING_GIVES_UP_AFTER_MS, SANDBOX_COURIER, UNKNOWN_COURIER } from './shipment-record.js';
 
-async function addMerchantMessageOnce(db: Database, shipmentId: string, message: MerchantMessage): Promise<void> {
-  const row = await db.shipment.findUnique({ where: { id: shipmentId }, select: { merchantMessages: true } });
-  const messages = (row?.merchantMessages ?? []) as unknown as MerchantMessage[];
-  if (messages.some((m) => m.code === message.code)) return;
-  await db.shipment.update({ where: { id: shipmentId }, data: { merchantMessages: [...messages, message] as unknown as Prisma.InputJsonValue } });
+/**
+ * Notes why a shipment is not tracked, once, and only while its carrier is still the one this poll
+ * read: one statement, so a carrier set by hand meanwhile (which drops such notes) is never followed
+ * by a stale one.
+ */
+async function addNotTrackedMessageOnce(db: Database, shipmentId: string, courier: string, message: MerchantMessage): Promise<void> {
+  await db.$executeRaw`
+    UPDATE shipments SET merchant_messages = merchant_messages || jsonb_build_array(${JSON.stringify(message)}::jsonb)
+     WHERE id = ${shipmentId}::uuid AND courier = ${courier}
+       AND NOT merchant_messages @> jsonb_build_array(jsonb_build_object('code', ${message.code}::text))`;
 }
 
 export type PollOutcome = 'again' | 'stop';
@@ -22,7 +27,8 @@ const TRACKING_WEBHOOK_ACTOR: Actor = { kind: 'system', job: 'tracking-webhook' 
 /**
  * One poll of one shipment: register it with the provider if needed, fetch the report and apply
  * it, scheduling the next poll in the same transaction. Cancelled and delivered shipments, unknown
- * carriers and shipments older than the polling window stop here.
+ * carriers, sandbox numbers on a server that tracks with another provider, and shipments older than
+ * the polling window stop here.
  */
 export async function pollShipment(
   db: Database,
@@ -35,9 +41,18 @@ export async function pollShipment(
   const shipment = await db.shipment.findUnique({ where: { id: shipmentId } });
   if (!shipment || shipment.cancelledOn !== null || shipment.deliveryStatus === 'Delivered') return 'stop';
   if (shipment.courier === UNKNOWN_COURIER) {
-    await addMerchantMessageOnce(db, shipment.id, {
+    await addNotTrackedMessageOnce(db, shipment.id, shipment.courier, {
       code: 'carrier_unknown',
       message: 'The carrier could not be told from this tracking number, so it is not tracked. Set courier_id with an update.',
+      created_on: now.toISOString(),
+    });
+    return 'stop';
+  }
+  // Only the sandbox provider knows its scripted numbers (docs/tracking.md).
+  if (shipment.courier === SANDBOX_COURIER && provider.name !== 'sandbox') {
+    await addNotTrackedMessageOnce(db, shipment.id, shipment.courier, {
+      code: 'sandbox_number_not_tracked',
+      message: `This is a sandbox tracking number, which only the sandbox provider plays; this server tracks with ${provider.name}, so it is not tracked. Set courier_id with an update.`,
       created_on: now.toISOString(),
     });
     return 'stop';

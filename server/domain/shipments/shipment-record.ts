@@ -13,6 +13,17 @@ export type ShipmentInput = z.output<typeof ShipmentRequest>;
 
 /** The carrier slug stored when none was given and none could be detected; such shipments are not polled. */
 export const UNKNOWN_COURIER = 'unknown';
+/**
+ * The courier a documented sandbox number (docs/tracking.md) is registered with when no carrier is
+ * named: the sandbox tracking provider plays its script whatever the carrier, so it is tracked.
+ * Like "unknown", not a slug a merchant can send.
+ */
+export const SANDBOX_COURIER = 'sandbox';
+/** The sandbox provider's scripted numbers (server/tracking/sandbox.ts plays one script for each). */
+export const SANDBOX_TRACKING_NUMBERS = ['SBXINTRANSIT', 'SBXOUTFORDELIVERY', 'SBXDELIVERED', 'SBXEXCEPTION', 'SBXRETURNED'] as const;
+export type SandboxTrackingNumber = (typeof SANDBOX_TRACKING_NUMBERS)[number];
+/** Merchant messages that say a shipment is not tracked for want of a carrier; setting one drops them. */
+export const NOT_TRACKED_MESSAGE_CODES: readonly string[] = ['carrier_unknown', 'sandbox_number_not_tracked'];
 /** Reads show this many scans, the latest ones, oldest first. */
 export const CHECKPOINTS_PER_READ = 100;
 /** A shipment still not delivered this long after registration is no longer polled. */

@@ -7,7 +7,7 @@ import { AppError } from '../kernel/index.js';
 import type { WholeBody } from '../orders/index.js';
 import { createShipment } from './create-shipment.js';
 import { namedCourier, unknownCourierIdMessage } from './resolve-courier.js';
-import { findShipment, type MerchantMessage, shipmentInclude, type ShipmentInput, shipmentNotFound, type ShipmentRecord, type ShipmentTracking, toShipmentRecord } from './shipment-record.js';
+import { findShipment, type MerchantMessage, NOT_TRACKED_MESSAGE_CODES, shipmentInclude, type ShipmentInput, shipmentNotFound, type ShipmentRecord, type ShipmentTracking, toShipmentRecord } from './shipment-record.js';
 
 /**
  * A shipment update: only the carrier can change. Clients that send the whole shipment again may
@@ -44,7 +44,10 @@ function changedEchoes(
   return errors;
 }
 
-/** Changes the carrier; the next poll registers the number with it afresh. */
+/**
+ * Changes the carrier; the next poll registers the number with it afresh. The notes that the
+ * shipment was not tracked for want of a carrier (carrier_unknown) go: it is tracked now.
+ */
 export async function updateShipment(
   db: Database,
   tracking: ShipmentTracking,
@@ -80,9 +83,10 @@ export async function updateShipment(
       return toShipmentRecord(row);
     }
     if (current.courier === courier) return toShipmentRecord(current);
+    const messages = (current.merchantMessages as unknown as MerchantMessage[]).filter((m) => !NOT_TRACKED_MESSAGE_CODES.includes(m.code));
     const row = await tx.shipment.update({
       where: { id: current.id },
-      data: { courier, providerRef: null, updatedOn: now },
+      data: { courier, providerRef: null, merchantMessages: messages as unknown as Prisma.InputJsonValue, updatedOn: now },
       include: shipmentInclude,
     });
     // A shipment that was not being polled (unknown carrier, or finished) is followed again.

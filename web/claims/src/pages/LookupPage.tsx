@@ -1,10 +1,12 @@
 // /claims/{store}: the shopper finds their order by its number and the email it was placed with,
 // which opens a short session for that order. An unknown number and a wrong email get the same
-// answer from the server, shown as it is; the values stay for a correction.
+// answer from the server, shown as it is; the values stay for a correction. After an order was not
+// found, the store's support contact follows, when the store set one.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, bodyOf, errorMessage, fieldError, pathParam, rememberSession, storeQuery, takeNotice } from '../api';
+import { Contact } from '../components/Contact';
 import { ErrorMessage, StatusMessage } from '../components/ErrorMessage';
 import { Field } from '../../../shared/Field';
 import { SubmitButton } from '../components/SubmitButton';
@@ -66,6 +68,9 @@ export function LookupPage() {
   };
 
   const storeName = store.data?.name;
+  // Only after "no order matches" (never after a field error or too many tries), and only a contact the store set.
+  const notFound = lookup.error instanceof ApiError && lookup.error.status === 404;
+  const support = store.data !== undefined && (store.data.support_email !== null || store.data.support_url !== null) ? store.data : undefined;
   return (
     <div className="narrow">
       <title>{storeName === undefined ? 'Find your order' : `Find your order · ${storeName}`}</title>
@@ -100,6 +105,12 @@ export function LookupPage() {
           Find my order
         </SubmitButton>
       </form>
+      {notFound && support !== undefined ? (
+        <div className="notice-box lookup-help">
+          <h2>Still cannot find your order?</h2>
+          <Contact store={support} />
+        </div>
+      ) : null}
     </div>
   );
 }
