@@ -140,6 +140,39 @@ describe('key create and key revoke', () => {
     expect(malformed.stderr).toContain('--id must be a key id');
   });
 
+  it('names a key with --name (trimmed): printed, stored, and in the audit details', async () => {
+    const run = await admin('key', 'create', '--merchant', KEY_MERCHANT, '--mode', 'live', '--name', '  Production server ', '--json');
+    expect(run.code, run.stderr).toBe(0);
+    const key = json(run).key;
+    expect(key).toMatchObject({ name: 'Production server', mode: 'live', scope: 'store' });
+    const stored = await service.db.apiKey.findUniqueOrThrow({ where: { id: String(key?.id) } });
+    expect(stored.name).toBe('Production server');
+    const audit = await service.db.auditEvent.findFirstOrThrow({ where: { subjectId: stored.id, action: 'api_key.created' } });
+    expect(audit).toMatchObject({ actorKind: 'operator', details: { mode: 'live', scope: 'store', last4: stored.last4, name: 'Production server' } });
+
+    const text = await admin('key', 'create', '--merchant', KEY_MERCHANT, '--mode', 'test', '--name', 'Staging');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^Issued a test store key named "Staging" for merchant "cli-keys"/);
+    // Without --name the key has none, and says so in JSON.
+    const unnamed = await admin('key', 'create', '--merchant', KEY_MERCHANT, '--mode', 'test', '--json');
+    expect(json(unnamed).key).toMatchObject({ name: null });
+  });
+
+  it('exits 2 naming every bad option, a bad --name among them, and issues nothing', async () => {
+    const before = await service.db.apiKey.count();
+    const blank = await admin('key', 'create', '--merchant', 'Bad Slug', '--mode', 'both', '--name', '   ');
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toMatch(/^error: invalid options: /);
+    for (const flag of ['--merchant', '--mode', '--name must not be blank']) expect(blank.stderr).toContain(flag);
+    const long = await admin('key', 'create', '--merchant', KEY_MERCHANT, '--mode', 'live', '--name', 'x'.repeat(101), '--json');
+    expect(long.code).toBe(2);
+    expect(JSON.parse(long.stdout)).toMatchObject({ errors: [{ field: '--name', message: 'must be at most 100 characters' }] });
+    const control = await admin('key', 'create', '--merchant', KEY_MERCHANT, '--mode', 'live', '--name', 'two\nlines');
+    expect(control.code).toBe(2);
+    expect(control.stderr).toContain('--name must not contain control characters');
+    expect(await service.db.apiKey.count()).toBe(before);
+  });
+
   it('exits 1 with not found for an unknown merchant', async () => {
     const run = await admin('key', 'create', '--merchant', 'nope', '--mode', 'live');
     expect(run.code).toBe(1);

@@ -235,6 +235,7 @@ describe('isolation', () => {
     'claimRules.dryRun': "evaluates against the caller's store's claims only",
     'billing.statement': "the caller's store's statement",
     'billing.csv': "the caller's store's ledger",
+    'shipments.list': "own store only: another store's user sees none of them (tested)",
     'shipments.get': "404 for another store's shipment (tested)",
     'shipments.setCarrier': "404 for another store's shipment (tested)",
     'settings.get': "the caller's store",

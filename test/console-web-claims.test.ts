@@ -92,9 +92,6 @@ async function seedClaims(): Promise<Seeded> {
   return { store, sourceOrderId, trackingNumber, damaged, lost, missing, references };
 }
 
-/** The order page still names a claim by the first eight characters of its id. */
-const short = (id: string) => id.slice(0, 8);
-
 /**
  * A user of `role` logged in, on the claims queue, reached through the navigation: a page load
  * instead would abort the home page's reads, which the watched page counts as failures.
@@ -248,7 +245,7 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
 
   // The order page lists the claim as open (and keeps that read cached for Back).
   const orderClaimStatus = () =>
-    section(page, 'Claims').locator('tbody tr').filter({ hasText: short(damaged) }).locator('td[data-label="Status"]');
+    section(page, 'Claims').locator('tbody tr').filter({ hasText: ref(damaged) }).locator('td[data-label="Status"]');
   await facts.getByRole('link', { name: sourceOrderId }).click();
   await page.getByRole('heading', { level: 1, name: `Order ${sourceOrderId}` }).waitFor();
   expect(await orderClaimStatus().innerText()).toBe('Open');

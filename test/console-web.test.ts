@@ -1,7 +1,7 @@
 // GET /console: the merchant console's web app (web/console), served whole from this service under
 // a strict CSP. Over HTTP: the page, its headers and its files. In Debian's Chromium, at a phone's
-// and a desktop's size: a setup link, logging out and in (by keyboard too), a key created, shown
-// once, used on the API and revoked, a viewer's read-only page, and axe on every page visited.
+// and a desktop's size: a setup link, logging out and in (by keyboard too), a key named and
+// created, shown once, used on the API and revoked, a viewer's read-only page, and axe on every page visited.
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -208,11 +208,24 @@ describe('the console in Chromium', () => {
           await at('/console/keys');
           await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
 
-          // A live key: its secret shown once, with a copy button and the warning.
-          await page.getByRole('button', { name: 'Create live key' }).click();
+          // A name the contract refuses is named beside the field, and nothing is created.
+          const form = page.getByRole('form', { name: 'Create a key' });
+          const nameField = form.getByLabel('Name');
+          expect(await nameField.getAttribute('maxlength')).toBe('100');
+          await nameField.fill('Bell\u0007server');
+          await form.getByRole('button', { name: 'Create live key' }).click();
+          await form.getByText('Must not contain control characters', { exact: false }).waitFor();
+          expect(await nameField.getAttribute('aria-invalid')).toBe('true');
+          await expectAccessible(page, 'the API keys page with a bad name');
+          await shot('key-name-error');
+
+          // A named live key: its secret shown once, with a copy button and the warning.
+          await nameField.fill('  Production server ');
+          await form.getByRole('button', { name: 'Create live key' }).click();
           const created = page.getByRole('dialog', { name: 'Your new live key' });
           await created.waitFor();
           expect(await created.innerText()).toContain('It will not be shown again');
+          await created.getByText('Named “Production server”.').waitFor();
           const secret = await created.getByLabel('Secret key').inputValue();
           expect(secret).toMatch(/^ak_live_\w+$/);
           await created.getByRole('button', { name: 'Copy' }).click();
@@ -231,6 +244,11 @@ describe('the console in Chromium', () => {
           const masked = `••••${secret.slice(-4)}`;
           const row = page.locator('tbody tr').filter({ hasText: masked });
           await row.getByText('Active').waitFor();
+          // The list names it; the field is empty for the next key; the seeded keys have no name.
+          await row.getByText('Production server', { exact: true }).waitFor();
+          expect(await nameField.inputValue()).toBe('');
+          await page.locator('tbody tr').filter({ hasText: `••••${store.liveKey.slice(-4)}` }).getByText('No name').waitFor();
+          await shot('keys-named');
 
           // Shown once: after a reload it is nowhere on the page.
           await page.reload();
@@ -240,8 +258,8 @@ describe('the console in Chromium', () => {
           expect(await page.locator('body').innerText()).not.toContain(secret);
 
           // Revoke, after a confirmation; the API refuses the key at once.
-          await page.getByRole('button', { name: `Revoke live key ${masked}` }).click();
-          const confirm = page.getByRole('dialog', { name: `Revoke the live key ${masked}?` });
+          await page.getByRole('button', { name: `Revoke live key "Production server" ${masked}` }).click();
+          const confirm = page.getByRole('dialog', { name: `Revoke the live key "Production server" ${masked}?` });
           await confirm.waitFor();
           await expectAccessible(page, 'the revoke dialog');
           await shot('revoke', false);

@@ -7,8 +7,23 @@ import { sessionRoute } from '../policy.js';
 
 const c = initContract();
 
+export const API_KEY_NAME_MAX_LENGTH = 100;
+
+/**
+ * A key's name ("Production server"): trimmed, then 1 to 100 characters and no control characters.
+ * The one rule for every door: the console's form, the console's API, the admin CLI and the domain.
+ */
+export const ApiKeyName = z
+  .string({ invalid_type_error: 'must be a text' })
+  .trim()
+  .min(1, 'must not be blank')
+  .max(API_KEY_NAME_MAX_LENGTH, `must be at most ${API_KEY_NAME_MAX_LENGTH} characters`)
+  .refine((name) => !/\p{Cc}/u.test(name), 'must not contain control characters (such as a line break or a tab)')
+  .describe('A name to tell the key apart, e.g. "Production server": 1 to 100 characters, trimmed.');
+
 export const ConsoleApiKey = z.object({
   id: z.string(),
+  name: z.string().nullable().describe('The name given at creation; null if none was given.'),
   mode: z.enum(['live', 'test']),
   last4: z.string().describe('The last four characters, to tell keys apart.'),
   created_at: DateTime,
@@ -31,7 +46,10 @@ export const consoleApiKeysContract = c.router({
   create: {
     method: 'POST',
     path: '/console/api/keys',
-    body: z.object({ mode: z.enum(['live', 'test'], { errorMap: () => ({ message: 'must be live or test' }) }) }),
+    body: z.object({
+      mode: z.enum(['live', 'test'], { errorMap: () => ({ message: 'must be live or test' }) }),
+      name: ApiKeyName.optional(),
+    }),
     responses: { 201: ConsoleApiKeyCreated, ...pickErrors(400, 401, 403, 500) },
     metadata: sessionRoute('admin'),
     summary: 'Create a key; its secret is answered once',

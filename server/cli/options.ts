@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { BillingMonth } from '../../contract/billing.js';
 import { CLAIM_REASONS, CLAIM_STATUSES, RESOLUTION_TYPES } from '../../contract/claims.js';
+import { ApiKeyName } from '../../contract/console/api-keys.js';
 import { ClaimPagePatch, CLAIM_WINDOW_DAYS } from '../../contract/console/settings.js';
 import { majorTextToCents, QUOTE_AMOUNT_PATTERN } from '../../contract/money.js';
 import { MIN_SECRET_LENGTH } from '../domain/platforms/index.js';
@@ -42,6 +43,7 @@ export const KeyCreateOptions = z.object({
     errorMap: (issue) => ({ message: issue.code === 'invalid_type' ? 'is required' : 'must be live or test' }),
   }),
   account: z.boolean().default(false),
+  name: ApiKeyName.optional(),
 });
 
 // The domain would answer "not found" for most malformed ids, but one it lets through reaches

@@ -8,7 +8,7 @@ import { action, operator, operatorOn, parseOptions, withDatabase, type Report }
 
 async function keyCreate(command: Command): Promise<Report> {
   const options = parseOptions(KeyCreateOptions, command);
-  const issued = await withDatabase(async (db) => issueApiKey(db, await operatorOn(db, options.merchant), { mode: options.mode, scope: options.account ? 'account' : 'store' }));
+  const issued = await withDatabase(async (db) => issueApiKey(db, await operatorOn(db, options.merchant), { mode: options.mode, scope: options.account ? 'account' : 'store', name: options.name }));
   return { json: { key: keyJson(issued) }, lines: describeKey(issued) };
 }
 
@@ -24,6 +24,7 @@ async function keyRevoke(command: Command): Promise<Report> {
 function keyJson(issued: IssuedKey): Record<string, unknown> {
   return {
     id: issued.id,
+    name: issued.name,
     key: issued.key,
     mode: issued.mode,
     scope: issued.scope,
@@ -34,7 +35,7 @@ function keyJson(issued: IssuedKey): Record<string, unknown> {
 
 function describeKey(issued: IssuedKey): string[] {
   return [
-    `Issued a ${issued.mode} ${issued.scope} key for merchant "${issued.storeSlug}" (id ${issued.id}):`,
+    `Issued a ${issued.mode} ${issued.scope} key${issued.name === null ? '' : ` named "${issued.name}"`} for merchant "${issued.storeSlug}" (id ${issued.id}):`,
     `  ${issued.key}`,
     'It is shown this once: only its SHA-256 hash is stored, so it cannot be shown again.',
   ];
@@ -49,6 +50,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--merchant <slug>', 'slug of the merchant (required)')
     .option('--mode <mode>', 'live or test (required)')
     .option('--account', 'an account key, not scoped to one store')
+    .option('--name <name>', 'a name to tell the key apart, e.g. "Production server" (1 to 100 characters)')
     .action(action(keyCreate));
   key
     .command('revoke')

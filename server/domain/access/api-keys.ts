@@ -7,6 +7,8 @@ import type { CallerCache } from './api-key-cache.js';
 import type { Scope } from './actor.js';
 import { recordAudit } from './audit.js';
 import { AppError, isUuid } from '../kernel/index.js';
+import { ApiKeyName } from '../../../contract/console/api-keys.js';
+import { fieldErrorsFromIssues } from '../../../contract/errors.js';
 
 import { toStoreContext, type StoreContext, type StoreRow } from '../stores/index.js';
 
@@ -28,6 +30,8 @@ export interface IssuedKey {
   id: string;
   /** The plaintext key: shown once, never stored. */
   key: string;
+  /** The name given at issue, trimmed; null if none. */
+  name: string | null;
   mode: KeyMode;
   scope: KeyScope;
   storeSlug: string;
@@ -68,8 +72,17 @@ export function generateApiKey(mode: KeyMode): string {
   return `ak_${mode}_${randomBase62(RANDOM_LENGTH)}`;
 }
 
-export async function issueApiKey(db: Database, scope: Scope, input: { mode: KeyMode; scope: KeyScope }): Promise<IssuedKey> {
+/** A key's name, checked by the contract's rule (trimmed, 1-100 characters, no control characters). */
+function checkedKeyName(name: string | null | undefined): string | null {
+  if (name === undefined || name === null) return null;
+  const parsed = ApiKeyName.safeParse(name);
+  if (!parsed.success) throw new AppError('invalid_request', 'The key name is not valid.', fieldErrorsFromIssues(parsed.error.issues, ['name']));
+  return parsed.data;
+}
+
+export async function issueApiKey(db: Database, scope: Scope, input: { mode: KeyMode; scope: KeyScope; name?: string | null | undefined }): Promise<IssuedKey> {
   const { store, actor } = scope;
+  const name = checkedKeyName(input.name);
   const key = generateApiKey(input.mode);
   const last4 = key.slice(-4);
   const row = await db.$transaction(async (tx) => {
@@ -78,16 +91,17 @@ export async function issueApiKey(db: Database, scope: Scope, input: { mode: Key
         storeId: store.id,
         mode: input.mode,
         scope: input.scope,
+        name,
         keyHash: hashApiKey(key),
         last4,
         woocommerceWebhookSecret: derivedWooCommerceSecret(store.id, key),
       },
     });
-    const details = { mode: input.mode, scope: input.scope, last4 };
+    const details = { mode: input.mode, scope: input.scope, last4, ...(name === null ? {} : { name }) };
     await recordAudit(tx, actor, { storeId: store.id, action: 'api_key.created', subject: { type: 'api_key', id: created.id }, details, at: created.createdAt });
     return created;
   });
-  return { id: row.id, key, mode: input.mode, scope: input.scope, storeSlug: store.slug, last4 };
+  return { id: row.id, key, name, mode: input.mode, scope: input.scope, storeSlug: store.slug, last4 };
 }
 
 /** The store a key belongs to, for the operator who names a key by its id alone. */

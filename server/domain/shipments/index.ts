@@ -19,6 +19,7 @@ export {
 } from './carriers.js';
 export { createShipment, insertShipments, type NewParcel, newShipmentRecord, type ShipmentsInsert } from './create-shipment.js';
 export { getShipment, listOrderShipments, shipmentOrder } from './get-shipment.js';
+export { listShipments, type ShipmentCounts, type ShipmentListQuery, type ShipmentSummary } from './list-shipments.js';
 export { applyProviderEvent, type PollOutcome, pollShipment } from './poll-shipment.js';
 export { isSandboxTrackingNumber, resolveCourier, type ResolvedCourier } from './resolve-courier.js';
 export { toCheckpointResponse, toShipmentResponse } from './shipment-payload.js';

@@ -9,8 +9,9 @@ const s = initServer();
 
 type StoredKey = Awaited<ReturnType<typeof listApiKeys>>[number];
 
-const toConsoleKey = (key: Pick<StoredKey, 'id' | 'mode' | 'last4' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>) => ({
+const toConsoleKey = (key: Pick<StoredKey, 'id' | 'name' | 'mode' | 'last4' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>) => ({
   id: key.id,
+  name: key.name,
   mode: key.mode,
   last4: key.last4,
   created_at: key.createdAt.toISOString(),
@@ -26,7 +27,7 @@ export const consoleApiKeysRouter = ({ db, clock, apiKeys }: AppDeps) =>
     },
     create: async ({ body, req }) => {
       const { scope } = consoleOf(req);
-      const issued = await issueApiKey(db, scope, { mode: body.mode, scope: 'store' });
+      const issued = await issueApiKey(db, scope, { mode: body.mode, scope: 'store', name: body.name });
       const stored = await db.apiKey.findUniqueOrThrow({ where: { id: issued.id } });
       return { status: 201, body: { ...toConsoleKey(stored), secret: issued.key } };
     },

@@ -4,10 +4,10 @@ import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
 import { consoleBillingContract, consoleClaimsContract, consoleDevelopersContract, consoleOrdersContract, consoleOverviewContract, consoleShipmentsContract, CONSOLE_PAGE_LIMIT, type ConsoleClaimDetail, consoleClaimRulesContract } from '../../../contract/console/index.js';
 import { billingStatement, monthLedgerEntries, storeOverview, toBillingStatementResponse } from '../../domain/billing/index.js';
-import { CLAIM_TRANSITIONS, claimHistory, type ClaimRecord, decideClaim, dryRunClaimRules, getClaim, getClaimRules, listStoreClaims, putClaimRules, readClaimPhoto, toClaimResponse, toClaimRulesResponse, toDryRunResponse } from '../../domain/claims/index.js';
+import { carrierName, CLAIM_TRANSITIONS, claimHistory, type ClaimRecord, decideClaim, dryRunClaimRules, getClaim, getClaimRules, listStoreClaims, putClaimRules, readClaimPhoto, toClaimResponse, toClaimRulesResponse, toDryRunResponse } from '../../domain/claims/index.js';
 
 import { orderHistory, searchOrders, toOrderResponse } from '../../domain/orders/index.js';
-import { CARRIER_SLUGS, getShipment, normalizeCourierId, shipmentOrder, type ShipmentRecord, toShipmentResponse, updateShipment } from '../../domain/shipments/index.js';
+import { CARRIER_SLUGS, getShipment, listShipments, normalizeCourierId, shipmentOrder, type ShipmentRecord, toShipmentResponse, updateShipment } from '../../domain/shipments/index.js';
 import type { Scope } from '../../domain/access/index.js';
 import { listDeliveries, listEndpoints } from '../../domain/events/index.js';
 
@@ -146,6 +146,46 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
       },
     }),
     shipments: s.router(consoleShipmentsContract, {
+      list: async ({ query, req }) => {
+        const { shipments, nextCursor, counts } = await listShipments(
+          db,
+          consoleOf(req).scope,
+          {
+            ...(query.status === undefined ? {} : { status: query.status }),
+            ...(query.carrier === undefined ? {} : { carrier: query.carrier }),
+            ...(query.silent_days === undefined ? {} : { silentDays: Number(query.silent_days) }),
+            ...(query.carrier_unknown === undefined ? {} : { carrierUnknown: query.carrier_unknown === 'true' }),
+            ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+          },
+          CONSOLE_PAGE_LIMIT,
+          clock.now(),
+        );
+        return {
+          status: 200,
+          body: {
+            data: shipments.map((shipment) => ({
+              tracking_number: shipment.trackingNumber,
+              courier: shipment.courier,
+              courier_name: carrierName(shipment.courier),
+              delivery_status: shipment.deliveryStatus,
+              source_order_id: shipment.sourceOrderId,
+              order_number: shipment.orderNumber,
+              created_on: shipment.createdOn.toISOString(),
+              last_scan_at: shipment.lastScanAt?.toISOString() ?? null,
+              days_without_scan: shipment.daysWithoutScan,
+            })),
+            next_cursor: nextCursor,
+            counts: {
+              all: counts.all,
+              by_status: counts.byStatus,
+              by_carrier: counts.byCarrier.map((carrier) => ({ courier: carrier.courier, courier_name: carrierName(carrier.courier), count: carrier.count })),
+              carrier_unknown: counts.carrierUnknown,
+              silent: counts.silent,
+              silent_days: counts.silentDays,
+            },
+          },
+        };
+      },
       get: async ({ params, req }) => {
         const scope = consoleOf(req).scope;
         return { status: 200, body: await shipmentDetail(db, scope, await getShipment(db, scope, params.tracking_number)) };

@@ -7,6 +7,7 @@ export const HOME_PATH = '/overview';
 export const NAV_ITEMS = [
   { label: 'Overview', to: '/overview' },
   { label: 'Orders', to: '/orders' },
+  { label: 'Shipments', to: '/shipments' },
   { label: 'Claims', to: '/claims' },
   { label: 'Claim rules', to: '/claims/rules' },
   { label: 'Billing', to: '/billing' },

@@ -1,11 +1,12 @@
-// The store's API keys: list, create (the secret is shown once, in a dialog, and held in memory
+// The store's API keys: list, create with an optional name (the secret is shown once, in a dialog, and held in memory
 // only until the dialog closes: never in a URL, the query cache or storage) and revoke (after a
 // confirmation).
 import { queryOptions, useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
-import { consoleContract, type ConsoleApiKey } from '../../../../../contract/console/index.js';
-import { api, bodyOf, errorMessage, mayCall, sessionQuery } from '../../api';
+import { API_KEY_NAME_MAX_LENGTH, ApiKeyName, consoleContract, type ConsoleApiKey } from '../../../../../contract/console/index.js';
+import { Field } from '../../../../shared/Field';
+import { api, bodyOf, errorMessage, fieldError, mayCall, sentence, sessionQuery } from '../../api';
 import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { formatDateTime } from '../../format';
@@ -21,13 +22,23 @@ const keysQuery = queryOptions({
 
 const MODE_LABEL: Record<Mode, string> = { live: 'Live', test: 'Test' };
 const masked = (key: Pick<ApiKey, 'last4'>) => `••••${key.last4}`;
+/** How a key is named in a button or a dialog: `live key "Production server" ••••9gXL`, or `live key ••••9gXL`. */
+const described = (key: Pick<ApiKey, 'mode' | 'name' | 'last4'>) => `${key.mode} key ${key.name === null ? '' : `"${key.name}" `}${masked(key)}`;
+
+interface Created {
+  mode: Mode;
+  name: string | null;
+  secret: string;
+}
 
 export function ApiKeysPage() {
   const { data: session } = useSuspenseQuery(sessionQuery);
   const keys = useQuery(keysQuery);
   const queryClient = useQueryClient();
-  const [created, setCreated] = useState<{ mode: Mode; secret: string } | null>(null);
+  const [created, setCreated] = useState<Created | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [name, setName] = useState('');
+  const [nameProblem, setNameProblem] = useState<string | undefined>(undefined);
 
   const role = session?.user.role ?? 'viewer';
   const mayCreate = mayCall(consoleContract.keys.create, role);
@@ -36,34 +47,73 @@ export function ApiKeysPage() {
   const create = useMutation({
     // The answer holds the secret: the cache drops it as soon as the dialog resets the mutation.
     gcTime: 0,
-    mutationFn: async (mode: Mode) => bodyOf(await api.keys.create({ body: { mode } }), 201),
+    mutationFn: async (body: { mode: Mode; name?: string }) => bodyOf(await api.keys.create({ body }), 201),
     onSuccess: async (key) => {
-      setCreated({ mode: key.mode, secret: key.secret });
+      setCreated({ mode: key.mode, name: key.name, secret: key.secret });
+      setName('');
       await queryClient.invalidateQueries({ queryKey: keysQuery.queryKey });
     },
   });
+
+  // The name is optional; one given is checked by the contract's rule before it is sent.
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const mode: Mode = submitter instanceof HTMLButtonElement && submitter.value === 'test' ? 'test' : 'live';
+    if (name.trim() === '') {
+      setNameProblem(undefined);
+      create.mutate({ mode });
+      return;
+    }
+    const checked = ApiKeyName.safeParse(name);
+    if (!checked.success) {
+      setNameProblem(sentence(checked.error.issues[0]?.message ?? 'is not a valid name'));
+      return;
+    }
+    setNameProblem(undefined);
+    create.mutate({ mode, name: checked.data });
+  };
+  const nameError = nameProblem ?? fieldError(create.error, 'name');
 
   return (
     <>
       <title>{`API keys · ${session?.store.name ?? ''} · ${PRODUCT_NAME}`}</title>
       <div className="page-header">
         <h1>API keys</h1>
-        {mayCreate ? (
-          <div className="actions">
-            <button type="button" className="button primary" onClick={() => create.mutate('live')} disabled={create.isPending}>
-              Create live key
-            </button>
-            <button type="button" className="button secondary" onClick={() => create.mutate('test')} disabled={create.isPending}>
-              Create test key
-            </button>
-          </div>
-        ) : null}
       </div>
       <p className="lead">
         Your store&apos;s secret keys for the API. Live keys act on real orders; test keys reach the sandbox and change nothing.
       </p>
-      {mayCreate ? null : <p className="notice">Your role ({role}) can see the keys but not create or revoke them. Ask an owner or an admin.</p>}
-      <ErrorMessage message={create.isError ? `The key could not be created: ${errorMessage(create.error)}` : undefined} />
+      {mayCreate ? (
+        <form className="key-create" aria-label="Create a key" onSubmit={submit} noValidate>
+          <Field
+            label="Name"
+            name="name"
+            hint={`Optional, to tell your keys apart, e.g. "Production server". Up to ${API_KEY_NAME_MAX_LENGTH} characters.`}
+            value={name}
+            maxLength={API_KEY_NAME_MAX_LENGTH}
+            autoComplete="off"
+            onChange={(event) => {
+              setName(event.target.value);
+              setNameProblem(undefined);
+            }}
+            error={nameError}
+          />
+          <div className="actions">
+            <button type="submit" name="mode" value="live" className="button primary" disabled={create.isPending}>
+              Create live key
+            </button>
+            <button type="submit" name="mode" value="test" className="button secondary" disabled={create.isPending}>
+              Create test key
+            </button>
+          </div>
+        </form>
+      ) : (
+        <p className="notice">Your role ({role}) can see the keys but not create or revoke them. Ask an owner or an admin.</p>
+      )}
+      <ErrorMessage
+        message={create.isError && fieldError(create.error, 'name') === undefined ? `The key could not be created: ${errorMessage(create.error)}` : undefined}
+      />
 
       {keys.isPending ? (
         <p className="muted" aria-live="polite">
@@ -102,6 +152,7 @@ function KeyTable({ keys, mayRevoke, onRevoke }: KeyTableProps) {
       <caption className="visually-hidden">Your store&apos;s API keys, newest first</caption>
       <thead>
         <tr>
+          <th scope="col">Name</th>
           <th scope="col">Key</th>
           <th scope="col">Mode</th>
           <th scope="col">Created</th>
@@ -118,6 +169,9 @@ function KeyTable({ keys, mayRevoke, onRevoke }: KeyTableProps) {
         {keys.map((key) => (
           <tr key={key.id} className={key.revoked_at === null ? undefined : 'revoked'}>
             {/* data-label: the column's name, shown beside each value when rows stack on a phone. */}
+            <td data-label="Name" className="key-name">
+              {key.name === null ? <span className="muted">No name</span> : key.name}
+            </td>
             <td data-label="Key">
               <code className="key-mask">{masked(key)}</code>
             </td>
@@ -145,7 +199,7 @@ function KeyTable({ keys, mayRevoke, onRevoke }: KeyTableProps) {
             {mayRevoke ? (
               <td className="row-actions">
                 {key.revoked_at === null ? (
-                  <button type="button" className="button danger-outline small" onClick={() => onRevoke(key)} aria-label={`Revoke ${key.mode} key ${masked(key)}`}>
+                  <button type="button" className="button danger-outline small" onClick={() => onRevoke(key)} aria-label={`Revoke ${described(key)}`}>
                     Revoke
                   </button>
                 ) : null}
@@ -159,7 +213,7 @@ function KeyTable({ keys, mayRevoke, onRevoke }: KeyTableProps) {
 }
 
 interface SecretDialogProps {
-  created: { mode: Mode; secret: string } | null;
+  created: Created | null;
   onClose: () => void;
 }
 
@@ -190,6 +244,7 @@ function SecretDialog({ created, onClose }: SecretDialogProps) {
       {created === null ? null : (
         <div className="dialog-body">
           <h2 id={`${id}-title`}>Your new {created.mode} key</h2>
+          {created.name === null ? null : <p className="key-created-name">Named &ldquo;{created.name}&rdquo;.</p>}
           <p className="warning" id={`${id}-note`}>
             Copy this key now and keep it somewhere safe. It will not be shown again: only its last four characters are kept.
           </p>
@@ -250,7 +305,7 @@ function RevokeDialog({ apiKey, onClose }: RevokeDialogProps) {
       {apiKey === null ? null : (
         <div className="dialog-body">
           <h2 id={`${id}-title`}>
-            Revoke the {apiKey.mode} key {masked(apiKey)}?
+            Revoke the {described(apiKey)}?
           </h2>
           <p id={`${id}-note`}>Every request made with it will be refused at once. This cannot be undone.</p>
           <ErrorMessage message={revoke.isError ? `The key could not be revoked: ${errorMessage(revoke.error)}` : undefined} />

@@ -26,8 +26,8 @@ export function SetCarrierSection({ trackingNumber, onSet }: SetCarrierSectionPr
     onSuccess: async (shipment) => {
       queryClient.setQueryData(shipmentQuery(trackingNumber).queryKey, shipment);
       onSet(shipment);
-      // The order pages list their shipments' carriers.
-      await queryClient.invalidateQueries({ queryKey: ['orders', 'detail'] });
+      // The order pages and the shipments list show their shipments' carriers.
+      await Promise.all([queryClient.invalidateQueries({ queryKey: ['orders', 'detail'] }), queryClient.invalidateQueries({ queryKey: ['shipment-list'] })]);
     },
   });
 
