@@ -11,6 +11,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { PRODUCT_NAME } from '../../navigation';
 import { claimsListQuery, REFERENCE_MAX, STATUS_LABEL, type ClaimStatus } from './claims';
 import { ClaimsTable } from './ClaimsTable';
+import '../../components/filter-pill.css';
 import './claims.css';
 
 const route = getRouteApi('/logged-in/claims');
@@ -141,7 +142,7 @@ function StatusFilter({ current }: { current: ClaimStatus | undefined }) {
                 to="/claims"
                 search={status === undefined ? {} : { status }}
                 activeOptions={{ exact: true }}
-                className={selected ? 'claim-filter selected' : 'claim-filter'}
+                className={selected ? 'filter-pill selected' : 'filter-pill'}
                 aria-current={selected ? 'page' : undefined}
               >
                 {status === undefined ? 'All' : STATUS_LABEL[status]}

@@ -3,9 +3,9 @@
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState, type FormEvent, type Ref } from 'react';
-import { ApiError, errorMessage, sessionQuery } from '../../api';
+import { sessionQuery } from '../../api';
 import { CursorPager } from '../../components/CursorPager';
-import { ErrorMessage } from '../../components/ErrorMessage';
+import { ListLoadError } from '../../components/ListLoadError';
 import { TableScroll } from '../../components/TableScroll';
 import { formatCents, formatDateTime } from '../../format';
 import { PRODUCT_NAME } from '../../navigation';
@@ -48,7 +48,15 @@ export function OrdersPage() {
           Loading orders…
         </p>
       ) : results.isError ? (
-        <SearchError error={results.error} />
+        <ListLoadError
+          error={results.error}
+          what="orders"
+          firstPage={
+            <Link to="/orders" search={{}}>
+              Go to the first page of orders
+            </Link>
+          }
+        />
       ) : (
         <>
           {results.data.data.length === 0 ? (
@@ -132,21 +140,6 @@ function SearchForm({ q }: { q: string }) {
       )}
     </form>
   );
-}
-
-function SearchError({ error }: { error: Error }) {
-  // A cursor the server no longer takes (edited, or from before a change): offer the first page.
-  if (error instanceof ApiError && error.status === 400 && error.fieldErrors.some((item) => item.field === 'cursor')) {
-    return (
-      <div className="empty-state">
-        <p>This page of results cannot be shown: its link is not one the search made.</p>
-        <Link to="/orders" search={{}}>
-          Go to the first page of orders
-        </Link>
-      </div>
-    );
-  }
-  return <ErrorMessage message={`The orders could not be loaded: ${errorMessage(error)}`} />;
 }
 
 interface OrderTableProps {

@@ -24,7 +24,7 @@ interface FilterLinkProps {
 function FilterLink({ label, count, search, selected }: FilterLinkProps) {
   return (
     <li>
-      <Link to="/shipments" search={search} className={selected ? 'shipment-filter selected' : 'shipment-filter'} aria-current={selected ? 'page' : undefined}>
+      <Link to="/shipments" search={search} className={selected ? 'filter-pill shipment-filter selected' : 'filter-pill shipment-filter'} aria-current={selected ? 'page' : undefined}>
         {label} <span className="shipment-filter-count">{count}</span>
       </Link>
     </li>

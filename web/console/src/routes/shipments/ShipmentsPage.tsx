@@ -4,9 +4,9 @@
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useRef, type Ref } from 'react';
-import { ApiError, errorMessage, sessionQuery } from '../../api';
+import { sessionQuery } from '../../api';
 import { CursorPager } from '../../components/CursorPager';
-import { ErrorMessage } from '../../components/ErrorMessage';
+import { ListLoadError } from '../../components/ListLoadError';
 import { TableScroll } from '../../components/TableScroll';
 import { formatDateTime } from '../../format';
 import { PRODUCT_NAME } from '../../navigation';
@@ -17,6 +17,7 @@ import { filtersOf, type ShipmentsSearch } from './search-params';
 import { ShipmentFilters } from './ShipmentFilters';
 import '../orders/orders.css';
 import './shipments.css';
+import '../../components/filter-pill.css';
 import './shipments-list.css';
 
 const route = getRouteApi('/logged-in/shipments');
@@ -76,7 +77,15 @@ export function ShipmentsPage() {
           Loading shipments…
         </p>
       ) : results.isError ? (
-        <ListError error={results.error} />
+        <ListLoadError
+          error={results.error}
+          what="shipments"
+          firstPage={
+            <Link to="/shipments" search={{}}>
+              Go to the first page of shipments
+            </Link>
+          }
+        />
       ) : (
         <>
           {rows.length === 0 ? (
@@ -106,21 +115,6 @@ export function ShipmentsPage() {
       )}
     </>
   );
-}
-
-function ListError({ error }: { error: Error }) {
-  // A cursor the server no longer takes: offer the first page.
-  if (error instanceof ApiError && error.status === 400 && error.fieldErrors.some((item) => item.field === 'cursor')) {
-    return (
-      <div className="empty-state">
-        <p>This page of shipments cannot be shown: its link is not one the list made.</p>
-        <Link to="/shipments" search={{}}>
-          Go to the first page of shipments
-        </Link>
-      </div>
-    );
-  }
-  return <ErrorMessage message={`The shipments could not be loaded: ${errorMessage(error)}`} />;
 }
 
 function ShipmentTable({ shipments, caption, ref }: { shipments: readonly ShipmentSummary[]; caption: string; ref: Ref<HTMLTableElement> }) {
