@@ -5,7 +5,7 @@ import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { CLAIM_REASONS, RESOLUTION_TYPES } from './claims.js';
-import { DateTime, string } from './common.js';
+import { DateTime, string, oneOf } from './common.js';
 import { pickErrors } from './errors.js';
 import { RestAmountOut, restAmount } from './money.js';
 import { keyRoute } from './policy.js';
@@ -23,8 +23,6 @@ export const DEFAULT_DRY_RUN_DAYS = 90;
 export const MAX_DRY_RUN_CLAIMS = 10_000;
 export const CLAIM_RULE_ACTIONS = ['approve', 'deny', 'review'] as const;
 
-const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { errorMap: () => ({ message: `must be one of ${values.join(', ')}` }) });
 
 const wholeDays = z
   .number({ invalid_type_error: 'must be a whole number' })
@@ -37,9 +35,9 @@ const conditions = <Amount extends z.ZodTypeAny>(maxAmount: Amount, title: strin
   extendApi(
     z
       .object({
-        reasons: z.array(enumOf(CLAIM_REASONS)).min(1, 'must name at least one reason').max(CLAIM_REASONS.length).optional().describe('The claim is for one of these reasons.'),
+        reasons: z.array(oneOf(CLAIM_REASONS)).min(1, 'must name at least one reason').max(CLAIM_REASONS.length).optional().describe('The claim is for one of these reasons.'),
         max_amount: maxAmount.optional(),
-        delivery_statuses: z.array(enumOf(DELIVERY_STATUSES)).min(1, 'must name at least one status').max(DELIVERY_STATUSES.length).optional().describe("The parcel's status is one of these."),
+        delivery_statuses: z.array(oneOf(DELIVERY_STATUSES)).min(1, 'must name at least one status').max(DELIVERY_STATUSES.length).optional().describe("The parcel's status is one of these."),
         min_days_without_scan: wholeDays.optional().describe('The parcel has been without a scan for at least this many whole days.'),
         max_prior_claims: wholeDays.optional().describe("The shopper's other claims at the store in the year before are at most this many."),
         photo_required: z.boolean({ invalid_type_error: 'must be true or false' }).optional().describe('true: the claim has at least one photo.'),
@@ -55,8 +53,8 @@ const ClaimRuleConditionsOut = conditions(RestAmountOut.describe('amount_claimed
 export const ClaimRuleOutcome = extendApi(
   z
     .object({
-      action: enumOf(CLAIM_RULE_ACTIONS).describe('approve (for amount_claimed), deny, or review (in_review, for a person).'),
-      resolution_type: enumOf(RESOLUTION_TYPES).optional().describe('How an approval is made good; refund unless given.'),
+      action: oneOf(CLAIM_RULE_ACTIONS).describe('approve (for amount_claimed), deny, or review (in_review, for a person).'),
+      resolution_type: oneOf(RESOLUTION_TYPES).optional().describe('How an approval is made good; refund unless given.'),
       note_to_shopper: string(500).optional().describe('Shown to the shopper with the decision.'),
     })
     .strict()

@@ -3,7 +3,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { DateTime, string, text } from './common.js';
+import { DateTime, string, text, oneOf } from './common.js';
 import { keyRoute } from './policy.js';
 import { pickErrors } from './errors.js';
 import { RestAmountOut, restAmount } from './money.js';
@@ -39,9 +39,7 @@ export const ClaimRequest = extendApi(
   z.object({
     source_order_id: text(255, 'The protected order claimed on.'),
     tracking_number: TrackingNumber.optional().describe('A shipment of that order, when the claim is about one shipment.'),
-    reason: z
-      .enum(CLAIM_REASONS, { errorMap: () => ({ message: `must be one of ${CLAIM_REASONS.join(', ')}` }) })
-      .describe('What went wrong.'),
+    reason: oneOf(CLAIM_REASONS).describe('What went wrong.'),
     description: string(5000, z.string(), { description: 'What happened, in free text.' }).optional(),
     items: z
       .array(ClaimItem)
@@ -55,8 +53,6 @@ export const ClaimRequest = extendApi(
   },
 );
 
-const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { errorMap: () => ({ message: `must be one of ${values.join(', ')}` }) });
 
 // Inline rather than named components: OpenAPI 3.0 ignores nullable beside a $ref, and both are null
 // until the claim is decided.
@@ -173,7 +169,7 @@ const DECISION_NOTE_MAX = 2000;
 
 export const ClaimResolutionRequest = z
   .object({
-    type: enumOf(RESOLUTION_TYPES).describe('refund, reorder or store_credit.'),
+    type: oneOf(RESOLUTION_TYPES).describe('refund, reorder or store_credit.'),
     amount: restAmount('What it is worth, in major units; absent means amount_claimed. A refund or store credit is at most amount_claimed.').optional(),
     note: string(DECISION_NOTE_MAX).optional().describe('What to tell the shopper.'),
   })
@@ -190,7 +186,7 @@ export const ClaimPayoutRequest = z
 export const ClaimStatusRequest = extendApi(
   z
     .object({
-      status: enumOf(CLAIM_STATUSES).describe('The next status: open -> in_review -> approved -> paid -> closed, or denied.'),
+      status: oneOf(CLAIM_STATUSES).describe('The next status: open -> in_review -> approved -> paid -> closed, or denied.'),
       note: string(DECISION_NOTE_MAX).optional().describe('Why, for the history (the shopper sees it).'),
       resolution: ClaimResolutionRequest.optional().describe('Required to approve.'),
       payout: ClaimPayoutRequest.optional().describe('Required to mark paid.'),

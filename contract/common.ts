@@ -83,6 +83,10 @@ export function string(max: number, base: z.ZodString = z.string(), options: Str
 }
 
 /** Required text: not empty, not blank, at most `max` characters. */
+/** One of a fixed list, refused with the list itself: "must be one of a, b, c". */
+export const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { errorMap: () => ({ message: `must be one of ${values.join(', ')}` }) });
+
 export const text = (max: number, description?: string) =>
   string(max, z.string().min(1, 'must not be empty'), { notBlank: true, ...(description === undefined ? {} : { description }) });
 

@@ -6,7 +6,7 @@ import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ClaimResponse, CLAIM_STATUSES } from './claims.js';
-import { DateTime, text } from './common.js';
+import { DateTime, text, oneOf } from './common.js';
 import { liveOnly, pageQuery, readErrors, writeErrors } from './events-shared.js';
 import { RestAmountOut } from './money.js';
 import { OrderResponse } from './orders.js';
@@ -200,7 +200,7 @@ export const eventsContract = c.router({
     method: 'GET',
     path: '/v1/events',
     query: pageQuery(EXAMPLE_EVENT_ID).extend({
-      type: extendApi(z.enum(EVENT_TYPES, { errorMap: () => ({ message: `must be one of ${EVENT_TYPES.join(', ')}` }) }), { example: 'order.created' })
+      type: extendApi(oneOf(EVENT_TYPES), { example: 'order.created' })
         .optional()
         .describe('Only events of this type.'),
     }),

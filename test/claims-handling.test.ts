@@ -74,7 +74,7 @@ describe('a claim carries a reference, its value and its evidence', () => {
     expect([found.status, (found.body.data as Body[]).map((item) => item.id)]).toEqual([200, [claim.id]]);
     const elsewhere = await api('GET', `/v1/claims?reference=${encodeURIComponent(claim.reference as string)}`, undefined, other.liveKey);
     expect([elsewhere.status, elsewhere.body.data]).toEqual([200, []]);
-    const both = await api('GET', `/v1/claims?reference=${encodeURIComponent(claim.reference as string)}&source_order_id=${sourceOrderId}`);
+    const both = await api('GET', `/v1/claims?reference=${encodeURIComponent(typed)}&source_order_id=${sourceOrderId}`);
     expect([both.status, (both.body.data as Body[]).map((item) => item.id)]).toEqual([200, [claim.id]]);
     const otherOrder = await orderWithParcel();
     const mismatched = await api('GET', `/v1/claims?reference=${encodeURIComponent(claim.reference as string)}&source_order_id=${otherOrder.sourceOrderId}`);

@@ -5,14 +5,14 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ClaimRulesDryRunRequest, ClaimRulesDryRunResponse, ClaimRulesRequest, ClaimRulesResponse } from '../claim-rules.js';
 import { CLAIM_ACTOR_KINDS, CLAIM_STATUSES, ClaimResponse, ClaimStatusRequest } from '../claims.js';
-import { DateTime, string } from '../common.js';
+import { DateTime, string, oneOf } from '../common.js';
 import { pickErrors } from '../errors.js';
 import { sessionRoute } from '../policy.js';
 import { CONSOLE_PAGE_LIMIT } from './orders.js';
 
 const c = initContract();
 
-const Status = z.enum(CLAIM_STATUSES, { errorMap: () => ({ message: `must be one of ${CLAIM_STATUSES.join(', ')}` }) });
+const Status = oneOf(CLAIM_STATUSES);
 
 export const ConsoleClaimDetail = z.object({
   claim: ClaimResponse,

@@ -4,7 +4,7 @@
 // whose carrier is not known.
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { DateTime, string, text } from '../common.js';
+import { DateTime, string, text, oneOf } from '../common.js';
 import { pickErrors } from '../errors.js';
 import { sessionRoute } from '../policy.js';
 import { DELIVERY_STATUSES, DeliveryStatusSchema, ShipmentResponse } from '../shipments.js';
@@ -24,7 +24,7 @@ export const DEFAULT_SILENT_DAYS = 7;
 export const MAX_SILENT_DAYS = 365;
 
 export const ConsoleShipmentsQuery = z.object({
-  status: z.enum(DELIVERY_STATUSES, { errorMap: () => ({ message: `must be one of ${DELIVERY_STATUSES.join(', ')}` }) }).optional(),
+  status: oneOf(DELIVERY_STATUSES).optional(),
   carrier: string(40, z.string().regex(/^[a-z0-9_]+$/, 'must be a carrier slug, e.g. ups')).optional().describe('Only shipments with this carrier slug.'),
   silent_days: z
     .string()

@@ -5,8 +5,8 @@
 // (web/claims) both derive from it.
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { CLAIM_REASONS, CLAIM_STATUSES, RESOLUTION_TYPES } from '../claims.js';
-import { DateTime, string, text } from '../common.js';
+import { CLAIM_REASONS, CLAIM_STATUSES, ClaimResolution } from '../claims.js';
+import { DateTime, string, text, oneOf } from '../common.js';
 import { pickErrors } from '../errors.js';
 import { shopperLookupRoute, shopperRoute, shopperSessionRoute } from '../policy.js';
 import { DeliveryStatusSchema, TrackingNumber } from '../shipments.js';
@@ -38,7 +38,7 @@ export const shopperApiBase = (storeSlug: string) => `/shopper/api/stores/${stor
 export const storeLogoUrl = (storeSlug: string, version: string) => `${shopperApiBase(storeSlug)}/logo?v=${version}`;
 
 const StoreSlug = z.object({ store_slug: string(100, z.string().regex(SLUG_PATTERN, SLUG_RULE)) });
-const ClaimReason = z.enum(CLAIM_REASONS, { errorMap: () => ({ message: `must be one of ${CLAIM_REASONS.join(', ')}` }) });
+const ClaimReason = oneOf(CLAIM_REASONS);
 
 export const ShopperStore = z.object({
   name: z.string(),
@@ -145,10 +145,7 @@ export const ShopperClaim = z.object({
   created_on: DateTime,
   reference: z.string().describe('The claim\'s reference, to quote to the store (CLM-7K3Q9D).'),
   amount_claimed: z.number().describe('What the claim is worth, in USD.'),
-  resolution: z
-    .object({ type: z.enum(RESOLUTION_TYPES), amount: z.number().describe('In USD.'), note: z.string().nullable() })
-    .nullable()
-    .describe('How the store makes it good, once approved.'),
+  resolution: ClaimResolution.nullable().describe('How the store makes it good, once approved.'),
   paid: z.object({ amount: z.number().describe('In USD.'), paid_on: DateTime }).nullable().describe('What the store paid out, once paid.'),
   history: z.array(
     z.object({

@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { claimsContract } from '../../contract/index.js';
-import { decideClaim, findClaimByReference, getClaim, listClaims, readClaimPhoto, toClaimResponse } from '../domain/claims/index.js';
+import { decideClaim, findClaimByReference, getClaim, listClaims, normalizedReference, readClaimPhoto, toClaimResponse } from '../domain/claims/index.js';
 import { AppError } from '../domain/kernel/index.js';
 import { commandsFor } from '../domain/sandbox/index.js';
 import type { AppDeps } from '../deps.js';
@@ -33,12 +33,13 @@ export const claimsRouter = ({ db, clock, photos }: AppDeps) =>
         const message = 'send source_order_id, reference, or both';
         throw new AppError('invalid_request', 'Name the order or the reference.', [{ field: 'source_order_id', message }, { field: 'reference', message }]);
       }
-      // Both narrow: the order's claims with that reference.
-      const byOrder = query.source_order_id === undefined ? null : await listClaims(db, scope, query.source_order_id, clock.now());
+      // Both narrow: the order's claims (its 404 included) with that reference, read once.
       const claims =
-        query.reference === undefined
-          ? (byOrder ?? [])
-          : (await findClaimByReference(db, scope, query.reference, clock.now())).filter((claim) => byOrder === null || byOrder.some((mine) => mine.id === claim.id));
+        query.source_order_id === undefined
+          ? await findClaimByReference(db, scope, query.reference ?? '', clock.now())
+          : (await listClaims(db, scope, query.source_order_id, clock.now())).filter(
+              (claim) => query.reference === undefined || claim.reference === normalizedReference(query.reference),
+            );
       return { status: 200, body: { data: claims.map(toClaimResponse) } };
     },
     setStatus: async ({ params, body, req }) => {

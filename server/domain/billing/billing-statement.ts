@@ -2,7 +2,7 @@
 // An entry counts in the month of its effective date; the statement's net is exactly the sum of the
 // month's entries. Only live data exists in the ledger: callers with a test key never get here.
 import type { Database } from '../../db/client.js';
-import { AppError } from '../kernel/index.js';
+import { AppError, DAY_MS } from '../kernel/index.js';
 import type { LedgerReason } from './ledger.js';
 import type { Scope } from '../access/index.js';
 
@@ -33,7 +33,6 @@ export interface BillingStatementRecord {
 }
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
-const DAY_MS = 86_400_000;
 
 /**
  * Midnight UTC of a calendar day. Date.UTC reads the years 0 to 99 as 1900 to 1999, so the year is

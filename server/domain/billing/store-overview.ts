@@ -6,7 +6,7 @@ import { billingStatement, monthBounds, type BillingStatementRecord } from './bi
 import { OVERVIEW_DAYS } from '../../../contract/console/overview.js';
 import { OPEN_CLAIM_STATUSES } from '../claims/index.js';
 import type { Scope } from '../access/index.js';
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../kernel/index.js';
 
 export interface StoreOverview {
   month: string;

@@ -8,6 +8,7 @@ import type { DeliveryStatus } from '../../../contract/shipments.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { addressInputOf, keptVerdicts } from '../addresses/index.js';
 import { deliveredOn, lastScanOn, type ParcelProgress } from './claim-windows.js';
+import { DAY_MS } from '../kernel/index.js';
 
 export type ClaimEvidence = Omit<ClaimEvidenceValues, 'last_scan_at' | 'delivered_at'> & { last_scan_at: Date | null; delivered_at: Date | null };
 
@@ -19,7 +20,6 @@ export interface EvidenceSource {
   filedWithinWindow: boolean | null;
 }
 
-const DAY_MS = 86_400_000;
 /** Which parcel of an order speaks for a whole-order claim: the one furthest from delivered. */
 const WORSE_FIRST: Record<DeliveryStatus, number> = { Exception: 0, Active: 1, Delivered: 2, Cancelled: 3 };
 

@@ -6,6 +6,7 @@
 // filing through its API or the operator may file outside them, at the store's discretion.
 import type { ClaimReason } from './claim-record.js';
 import type { DeliveryStatus } from '../../../contract/shipments.js';
+import { DAY_MS } from '../kernel/index.js';
 
 export interface ClaimWindowSettings {
   lostAfterDays: number;
@@ -29,7 +30,6 @@ export interface ClaimWindow {
   explanation: string;
 }
 
-const DAY_MS = 86_400_000;
 const addDays = (at: Date, days: number) => new Date(at.getTime() + days * DAY_MS);
 const latest = (dates: readonly Date[]): Date | null => (dates.length === 0 ? null : new Date(Math.max(...dates.map((date) => date.getTime()))));
 

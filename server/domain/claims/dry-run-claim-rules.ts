@@ -4,13 +4,12 @@
 import { DEFAULT_DRY_RUN_DAYS, MAX_DRY_RUN_CLAIMS, MAX_DRY_RUN_DAYS } from '../../../contract/claim-rules.js';
 import type { Database } from '../../db/client.js';
 import type { Scope } from '../access/index.js';
-import { AppError } from '../kernel/index.js';
+import { AppError, DAY_MS } from '../kernel/index.js';
 import { evidenceValues } from './claim-evidence.js';
 import { claimInclude, withDetails, type ClaimRecord } from './claim-record.js';
 import type { ClaimRule } from './claim-rules.js';
 import { firstMatchingRule } from './evaluate-claim-rules.js';
 
-const DAY_MS = 86_400_000;
 /** Claims read and evaluated at a time. */
 const BATCH = 500;
 

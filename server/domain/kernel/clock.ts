@@ -23,3 +23,6 @@ export function appliedAt(clock: Clock, previousChange: Date): Date {
   const now = clock.now();
   return now.getTime() > previousChange.getTime() ? now : new Date(previousChange.getTime() + 1);
 }
+
+/** A day in milliseconds: every day the domain counts is a UTC day of this length. */
+export const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
 // The kernel: what every context shares and none owns: the clock, errors, ids and page cursors.
-export { appliedAt, type Clock, clockAt, systemClock } from './clock.js';
+export { appliedAt, DAY_MS, type Clock, clockAt, systemClock } from './clock.js';
 export { AppError } from './errors.js';
 export { assertUniqueIds, isUuid } from './ids.js';
 export { afterCursor, decodePageCursor, type PageCursor, pageOf } from './page-cursor.js';

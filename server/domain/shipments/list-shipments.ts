@@ -6,11 +6,10 @@
 import { DEFAULT_SILENT_DAYS } from '../../../contract/console/shipments.js';
 import { Prisma, type Database } from '../../db/client.js';
 import type { Scope } from '../access/index.js';
-import { decodePageCursor, pageOf } from '../kernel/index.js';
+import { decodePageCursor, pageOf, DAY_MS } from '../kernel/index.js';
 import { UNKNOWN_COURIER } from './shipment-record.js';
 import type { DeliveryStatus } from './tracking.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface ShipmentListQuery {
   status?: DeliveryStatus;
