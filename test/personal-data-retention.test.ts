@@ -100,8 +100,12 @@ describe('personal data retention', () => {
       await boss.stop({ graceful: false });
     }
     await expect.poll(async () => hasPii(brief, sourceOrderId), { timeout: 15_000 }).toBe(false);
-    const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
-    expect(Number(/^personal_data_erasures_total\{cause="retention"\} (\d+)$/m.exec(metrics)?.[1] ?? 0)).toBeGreaterThanOrEqual(1);
+    // The job counts once its whole run returns, a moment after the erasure commits: poll for it too.
+    const retentionErasures = async () => {
+      const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
+      return Number(/^personal_data_erasures_total\{cause="retention"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+    };
+    await expect.poll(retentionErasures, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);
   });
 
   it('runs daily from a pg-boss schedule', async () => {
