@@ -44,7 +44,8 @@ const lineItems = z
   .min(1, 'must have at least one line item')
   .max(1000, 'must have at most 1000 line items');
 
-const orderExample = {
+/** The order the document shows, which the sandbox also sends as a test event's data. */
+export const ORDER_REQUEST_EXAMPLE = {
   source_order_id: '1001',
   source_order_number: '#1001',
   subtotal: 125,
@@ -88,7 +89,7 @@ export const OrderRequest = adaptForRoute(extendApi(
     line_items: lineItems.describe('The items ordered, 1 to 1000.'),
     source_created_on: DateTime.describe('Placement time; decides which month the order lands in.'),
   }),
-  { title: 'OrderRequest', example: orderExample },
+  { title: 'OrderRequest', example: ORDER_REQUEST_EXAMPLE },
 ), routeOrder);
 
 export const OrderUpdateRequest = adaptForRoute(extendApi(

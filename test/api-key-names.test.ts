@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleCall, loggedIn, service, shop, startConsoleApiService, stopConsoleApiService } from './support/console-api.js';
 import { call, orderBody } from './support/http.js';
 
-beforeAll(startConsoleApiService);
+beforeAll(() => startConsoleApiService());
 afterAll(stopConsoleApiService);
 
 interface ListedKey {

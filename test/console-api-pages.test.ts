@@ -13,7 +13,7 @@ import { call, orderBody } from './support/http.js';
 import { seedStore, TEST_OPERATOR, type SeededStore } from './support/service.js';
 
 
-beforeAll(startConsoleApiService);
+beforeAll(() => startConsoleApiService());
 afterAll(stopConsoleApiService);
 
 describe("the store's pages", () => {
@@ -209,7 +209,7 @@ describe("the store's pages", () => {
 describe('developers', () => {
   it("lists the store's webhook endpoints, their deliveries and its platforms; another store sees none", async () => {
     const store = await seedStore(service.db);
-    const { browser } = await loggedIn(store, 'viewer');
+    const { browser } = await loggedIn(store, 'admin');
     const endpoint = await call(service.baseUrl, 'POST', '/v1/webhook_endpoints', { key: store.liveKey, body: { url: 'https://hooks.example.com/op', events: ['order.created'] } });
     expect(endpoint.status).toBe(201);
     await createPlatform(service.db, TEST_OPERATOR, `devplat${Date.now()}`, 'developers-platform-secret-0123456789');
@@ -247,7 +247,7 @@ describe('developers', () => {
 
   it("shows the last day's requests of the store's keys: method, path, status, request id, nothing else", async () => {
     const store = await seedStore(service.db);
-    const { browser } = await loggedIn(store, 'viewer');
+    const { browser } = await loggedIn(store, 'admin');
     const body = orderBody({ customer_details: { first_name: 'Quentin', last_name: 'Logless', email: 'quentin@example.com' } });
     const created = await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body, headers: { 'x-request-id': 'req-log-1' } });
     expect(created.status).toBe(201);

@@ -13,7 +13,7 @@ import { consoleCall, loggedIn, newBrowser, rival, service, shop, startConsoleAp
 import { call, orderBody } from './support/http.js';
 import { seedStore, TEST_OPERATOR } from './support/service.js';
 
-beforeAll(startConsoleApiService);
+beforeAll(() => startConsoleApiService());
 afterAll(stopConsoleApiService);
 
 describe('shipments, settings, users and passwords', () => {

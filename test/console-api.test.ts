@@ -11,7 +11,7 @@ import { consoleCall, loggedIn, newBrowser, rival, service, shop, startConsoleAp
 import { call } from './support/http.js';
 import { startService } from './support/service.js';
 
-beforeAll(startConsoleApiService);
+beforeAll(() => startConsoleApiService());
 afterAll(stopConsoleApiService);
 
 describe('the first owner', () => {
@@ -248,6 +248,12 @@ describe('isolation', () => {
     'settings.enable': "404 for another store's user (tested)",
     'developers.endpoints': 'own store only (tested)',
     'developers.deliveries': "404 for another store's endpoint (tested)",
+    'developers.createEndpoint': "adds to the caller's store",
+    'developers.updateEndpoint': "404 for another store's endpoint, unchanged (tested)",
+    'developers.deleteEndpoint': "404 for another store's endpoint (tested)",
+    'developers.rotateSecret': "404 for another store's endpoint, unchanged (tested)",
+    'developers.sendTestEvent': "404 for another store's endpoint (tested)",
+    'developers.resendEvent': "404 for another store's endpoint or event (tested)",
     'developers.platforms': 'own store only (tested)',
     'developers.requestLog': 'own store only (tested)',
   };

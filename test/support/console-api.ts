@@ -3,15 +3,15 @@
 import { expect } from 'vitest';
 import { CSRF_HEADER, SESSION_COOKIE } from '../../contract/console/index.js';
 import { actingFor, createMerchantUser } from '../../server/domain/access/index.js';
-import { seedStore, startService, TEST_OPERATOR, type SeededStore, type TestService } from './service.js';
+import { seedStore, startService, TEST_OPERATOR, type SeededStore, type ServiceOptions, type TestService } from './service.js';
 
 
 export let service: TestService;
 export let shop: SeededStore;
 export let rival: SeededStore;
 
-export async function startConsoleApiService(): Promise<void> {
-  service = await startService();
+export async function startConsoleApiService(options: ServiceOptions = {}): Promise<void> {
+  service = await startService(options);
   shop = await seedStore(service.db);
   rival = await seedStore(service.db);
 }

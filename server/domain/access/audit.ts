@@ -28,6 +28,7 @@ export type AuditAction =
   | 'claim.status_changed'
   | 'claim_rules.changed'
   | 'webhook_endpoint.created'
+  | 'webhook_endpoint.test_sent'
   | 'webhook_endpoint.updated'
   | 'webhook_endpoint.deleted'
   | 'webhook_endpoint.secret_rotated'

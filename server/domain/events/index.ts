@@ -4,6 +4,7 @@ export { bareHostname, endpointUrlProblems, isPublicAddress } from './endpoint-u
 export { type AttemptOutcome, DEFAULT_RETRY_SCHEDULE_SECONDS, deliveryLagSeconds, endpointsWithDueDeliveries, type EventDeliverySettings, recordAttempt, signedHeaders, takeDueDelivery } from './event-delivery.js';
 export { type DeliveryRecord, listDeliveries } from './list-deliveries.js';
 export { resendEvent } from './resend-event.js';
+export { sendTestEvent } from './send-test-event.js';
 export { emitEvent, eventInsertSql, eventParameters, type NewEvent, newEvent } from './emit-event.js';
 export { EVENT_RETENTION_DAYS, sweepExpiredEvents } from './sweep-events.js';
 export { getEvent, listEvents } from './list-events.js';

@@ -1,4 +1,6 @@
-// Reading a store's events, newest first, as GET /v1/events answers them.
+// Reading a store's events, newest first, as GET /v1/events answers them: what happened in the
+// store, so not the test events the console sends (send-test-event.ts), which only their
+// endpoint's delivery log shows.
 import type { EventType, MerchantEvent } from '../../../contract/merchant-events.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { AppError } from '../kernel/index.js';
@@ -29,7 +31,7 @@ export async function listEvents(
     before = cursor.seq;
   }
   const rows = await db.event.findMany({
-    where: { storeId, ...(query.type === undefined ? {} : { type: query.type }), ...(before === undefined ? {} : { seq: { lt: before } }) },
+    where: { storeId, mode: 'live', ...(query.type === undefined ? {} : { type: query.type }), ...(before === undefined ? {} : { seq: { lt: before } }) },
     orderBy: { seq: 'desc' },
     take: query.limit + 1,
   });
@@ -37,7 +39,7 @@ export async function listEvents(
 }
 
 export async function getEvent(db: Database, scope: Scope, id: string): Promise<MerchantEvent> {
-  const row = await db.event.findFirst({ where: { id, storeId: scope.store.id } });
+  const row = await db.event.findFirst({ where: { id, storeId: scope.store.id, mode: 'live' } });
   if (!row) throw eventNotFound(id);
   return eventBody(row);
 }

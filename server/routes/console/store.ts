@@ -2,14 +2,15 @@
 // functions as the API and the CLI.
 import { initServer } from '@ts-rest/express';
 import type { z } from 'zod';
-import { consoleBillingContract, consoleClaimsContract, consoleDevelopersContract, consoleOrdersContract, consoleOverviewContract, consoleShipmentsContract, CONSOLE_PAGE_LIMIT, type ConsoleClaimDetail, consoleClaimRulesContract } from '../../../contract/console/index.js';
+import { consoleBillingContract, consoleClaimsContract, consoleDevelopersContract, consoleOrdersContract, consoleOverviewContract, consoleShipmentsContract, CONSOLE_PAGE_LIMIT, type ConsoleClaimDetail, consoleClaimRulesContract, REQUEST_LOG_PAGE_LIMIT } from '../../../contract/console/index.js';
 import { billingStatement, monthLedgerEntries, storeOverview, toBillingStatementResponse } from '../../domain/billing/index.js';
 import { carrierName, CLAIM_TRANSITIONS, claimHistory, type ClaimRecord, decideClaim, dryRunClaimRules, getClaim, getClaimRules, listStoreClaims, putClaimRules, readClaimPhoto, toClaimResponse, toClaimRulesResponse, toDryRunResponse } from '../../domain/claims/index.js';
 
 import { orderHistory, searchOrders, toOrderResponse } from '../../domain/orders/index.js';
 import { CARRIER_SLUGS, getShipment, listShipments, normalizeCourierId, shipmentOrder, type ShipmentRecord, toShipmentResponse, updateShipment } from '../../domain/shipments/index.js';
 import type { Scope } from '../../domain/access/index.js';
-import { listDeliveries, listEndpoints } from '../../domain/events/index.js';
+import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, resendEvent, rotateEndpointSecret, sendTestEvent, updateEndpoint } from '../../domain/events/index.js';
+import { sampleEvent } from '../../domain/sandbox/index.js';
 
 import { listRequestLog } from '../../domain/access/index.js';
 import { DEFAULT_PAGE_LIMIT } from '../../../contract/merchant-events.js';
@@ -31,7 +32,6 @@ import type { ConsoleShipmentDetail } from '../../../contract/console/index.js';
 const s = initServer();
 
 const currentMonth = (now: Date) => now.toISOString().slice(0, 7);
-const REQUEST_LOG_PAGE = 100;
 
 async function claimDetail(db: Database, scope: Scope, claim: ClaimRecord): Promise<z.input<typeof ConsoleClaimDetail>> {
   const history = await claimHistory(db, scope, claim);
@@ -56,7 +56,7 @@ async function shipmentDetail(db: Database, scope: Scope, shipment: ShipmentReco
 /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
 const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
 
-export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
+export function consoleStoreRouters({ db, clock, tracking, photos, events }: AppDeps) {
   return {
     overview: s.router(consoleOverviewContract, {
       get: async ({ query, req }) => {
@@ -202,6 +202,37 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
     }),
     developers: s.router(consoleDevelopersContract, {
       endpoints: async ({ req }) => ({ status: 200, body: { data: (await listEndpoints(db, consoleOf(req).scope)).map(toWebhookEndpointResponse) } }),
+      createEndpoint: async ({ body, req }) => {
+        const endpoint = await createEndpoint(db, consoleOf(req).scope, body, clock.now(), events);
+        return { status: 201, body: { ...toWebhookEndpointResponse(endpoint), secret: endpoint.secret } };
+      },
+      updateEndpoint: async ({ params, body, req }) => ({
+        status: 200,
+        body: toWebhookEndpointResponse(await updateEndpoint(db, consoleOf(req).scope, params.id, body, clock.now(), events)),
+      }),
+      deleteEndpoint: async ({ params, req }) => {
+        await deleteEndpoint(db, consoleOf(req).scope, params.id, clock.now());
+        return { status: 200, body: { id: params.id, deleted: true as const } };
+      },
+      rotateSecret: async ({ params, req }) => {
+        const endpoint = await rotateEndpointSecret(db, consoleOf(req).scope, params.id, clock.now());
+        return {
+          status: 200,
+          body: { ...toWebhookEndpointResponse(endpoint), secret: endpoint.secret, previous_secret_expires_on: endpoint.previousSecretExpiresAt.toISOString() },
+        };
+      },
+      sendTestEvent: async ({ params, body, req }) => {
+        const { scope } = consoleOf(req);
+        const now = clock.now();
+        const delivery = await sendTestEvent(db, scope, params.id, body.type, (type) => sampleEvent(scope, type, now), now);
+        return { status: 202, body: toWebhookDeliveryResponse(delivery) };
+      },
+      resendEvent: async ({ params, body, req }) => {
+        const [delivery] = await resendEvent(db, consoleOf(req).scope, body.event_id, params.id, clock.now());
+        // Named with an endpoint, the resend queues exactly one delivery or refuses.
+        if (delivery === undefined) throw new AppError('not_found', `No delivery was queued for endpoint "${params.id}".`);
+        return { status: 202, body: toWebhookDeliveryResponse(delivery) };
+      },
       deliveries: async ({ params, query, req }) => {
         const page = await listDeliveries(db, consoleOf(req).scope, params.id, {
           limit: DEFAULT_PAGE_LIMIT,
@@ -210,7 +241,7 @@ export function consoleStoreRouters({ db, clock, tracking, photos }: AppDeps) {
         return { status: 200, body: { data: page.data.map(toWebhookDeliveryResponse), has_more: page.hasMore } };
       },
       requestLog: async ({ query, req }) => {
-        const page = await listRequestLog(db, consoleOf(req).scope, clock.now(), { limit: REQUEST_LOG_PAGE, ...(query.cursor === undefined ? {} : { before: BigInt(query.cursor) }) });
+        const page = await listRequestLog(db, consoleOf(req).scope, clock.now(), { limit: REQUEST_LOG_PAGE_LIMIT, ...(query.cursor === undefined ? {} : { before: BigInt(query.cursor) }) });
         const last = page.lines.at(-1);
         return {
           status: 200,
