@@ -91,6 +91,117 @@ describe("the store's pages", () => {
     expect((await consoleCall(stranger.browser, 'GET', `/console/api/orders?q=${orderId}`)).body.data).toEqual([]);
   });
 
+  it('orders: by placed date, filtered by status, protection and days, searched by number, email, name and claim reference', async () => {
+    const store = await seedStore(service.db);
+    const { browser } = await loggedIn(store, 'viewer');
+    const place = (number: string, day: string, first: string, last: string, email: string, extra: Record<string, unknown> = {}) =>
+      placeOrder(store, { source_order_number: number, source_created_on: `${day}T12:00:00Z`, customer_details: { first_name: first, last_name: last, email }, ...extra });
+    // Registered in this order; placed on other days, which the list follows.
+    const ada = await place('#1002', '2026-11-03', 'Ada', 'Lovelace', 'ada.lovelace@example.com');
+    const grace = await place('#1003', '2026-11-01', 'Grace', 'Hopper', 'grace@navy.example', { insurance_selected: false });
+    const alan = await place('#2001', '2026-11-05', 'Alan', 'Turing', 'alan@example.org');
+    const edsger = await place('#10025', '2026-11-04', 'Edsger', "O'Dijkstra", 'e_w_d@example.net');
+    expect((await call(service.baseUrl, 'POST', `/v1/orders/${alan}/cancel`, { key: store.liveKey, body: {} })).status).toBe(200);
+    const ids = async (query: string) => {
+      const answer = await consoleCall(browser, 'GET', `/console/api/orders${query}`);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return (answer.body.data as Array<{ source_order_id: string }>).map((order) => order.source_order_id);
+    };
+    // Newest placed first, with the columns a merchant reads.
+    expect(await ids('')).toEqual([alan, edsger, ada, grace]);
+    const listed = await consoleCall(browser, 'GET', `/console/api/orders?q=${encodeURIComponent('#1002')}&placed_from=2026-11-03&placed_to=2026-11-03`);
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({ source_order_id: ada, source_order_number: '#1002', customer_name: 'Ada Lovelace', placed_on: '2026-11-03T12:00:00.000Z', order_total_cents: null, status: 'created', insurance_selected: true }),
+    ]);
+    // The number with or without #, by prefix, in any spacing.
+    expect(await ids('?q=1002')).toEqual([edsger, ada]);
+    expect(await ids(`?q=${encodeURIComponent(' #100 ')}`)).toEqual([edsger, ada, grace]);
+    expect(await ids(`?q=${encodeURIComponent('#2001')}`)).toEqual([alan]);
+    // Email and name by prefix, any case; LIKE's wildcards are only characters.
+    expect(await ids('?q=ADA.LOVE')).toEqual([ada]);
+    expect(await ids('?q=grace%40navy')).toEqual([grace]);
+    expect(await ids('?q=e_w')).toEqual([edsger]);
+    expect(await ids('?q=e%25')).toEqual([]);
+    expect(await ids('?q=hopp')).toEqual([grace]);
+    expect(await ids(`?q=${encodeURIComponent('alan tu')}`)).toEqual([alan]);
+    expect(await ids(`?q=${encodeURIComponent("o'dij")}`)).toEqual([edsger]);
+    expect(await ids('?q=a')).toEqual([alan, ada]);
+    // A claim reference, however typed.
+    const claim = await call(service.baseUrl, 'POST', '/v1/claims', { key: store.liveKey, body: { source_order_id: ada, reason: 'lost' } });
+    expect(claim.status, JSON.stringify(claim.body)).toBe(201);
+    const reference = claim.body.reference as string;
+    expect(await ids(`?q=${encodeURIComponent(` ${reference.toLowerCase().replace('-', '')} `)}`)).toEqual([ada]);
+    // Filters, alone and together, with the search.
+    expect(await ids('?status=cancelled')).toEqual([alan]);
+    expect(await ids('?protection=not_selected')).toEqual([grace]);
+    expect(await ids('?protection=selected&status=created')).toEqual([edsger, ada]);
+    expect(await ids('?placed_from=2026-11-03&placed_to=2026-11-04')).toEqual([edsger, ada]);
+    expect(await ids('?placed_to=2026-11-01')).toEqual([grace]);
+    expect(await ids('?q=100&placed_from=2026-11-04')).toEqual([edsger]);
+    // Paged one at a time by the domain, no row twice, none skipped.
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await searchOrders(service.db, actingFor(TEST_OPERATOR, store.store), { ...(cursor === undefined ? {} : { cursor }) }, 1);
+      seen.push(...page.orders.map((order) => order.sourceOrderId));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    expect(seen).toEqual([alan, edsger, ada, grace]);
+    // Bad filters: every bad field named.
+    const bad = await consoleCall(browser, 'GET', '/console/api/orders?status=open&protection=maybe&placed_from=2026-13-01');
+    expect(bad.status).toBe(400);
+    expect((bad.body.errors as Array<{ field: string }>).map((error) => error.field).sort()).toEqual(['placed_from', 'protection', 'status']);
+    const backwards = await consoleCall(browser, 'GET', '/console/api/orders?placed_from=2026-11-05&placed_to=2026-11-01');
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.errors).toEqual([{ field: 'placed_to', message: 'must be the same day as placed_from or later' }]);
+  });
+
+  it("orders: the shopper's contact for the roles that decide claims, and an owner's erasure through the API's redact", async () => {
+    const store = await seedStore(service.db);
+    const orderId = await placeOrder(store, { customer_details: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+1 555 0100' } });
+    const owner = await loggedIn(store, 'owner');
+    const admin = await loggedIn(store, 'admin');
+    const viewer = await loggedIn(store, 'viewer');
+    const contact = {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: '+1 555 0100',
+      shipping_address: { street_address1: '1600 Amphitheatre Pkwy', street_address2: null, city: 'Mountain View', province: 'CA', zip: '94043', country_code: 'US' },
+    };
+    for (const browser of [owner.browser, admin.browser]) {
+      expect((await consoleCall(browser, 'GET', `/console/api/orders/${orderId}`)).body).toMatchObject({ personal_data: 'kept', contact });
+    }
+    expect((await consoleCall(viewer.browser, 'GET', `/console/api/orders/${orderId}`)).body).toMatchObject({ personal_data: 'kept', contact: null });
+    // On the claim page too.
+    const claim = await call(service.baseUrl, 'POST', '/v1/claims', { key: store.liveKey, body: { source_order_id: orderId, reason: 'lost' } });
+    const claimId = claim.body.id as string;
+    expect((await consoleCall(admin.browser, 'GET', `/console/api/claims/${claimId}`)).body).toMatchObject({ contact });
+    expect((await consoleCall(viewer.browser, 'GET', `/console/api/claims/${claimId}`)).body).toMatchObject({ contact: null });
+
+    // Only an owner erases, and not while the claim is open.
+    expect((await consoleCall(admin.browser, 'POST', `/console/api/orders/${orderId}/redact`)).status).toBe(403);
+    const whileOpen = await consoleCall(owner.browser, 'POST', `/console/api/orders/${orderId}/redact`);
+    expect(whileOpen.status).toBe(409);
+    expect(whileOpen.body.error_code).toBe('conflict');
+    expect((await service.db.order.findFirstOrThrow({ where: { storeId: store.store.id, sourceOrderId: orderId } })).customerEmail).toBe('ada@example.com');
+    await consoleCall(admin.browser, 'POST', `/console/api/claims/${claimId}/status`, { status: 'denied', note: 'Delivered.' });
+    const erased = await consoleCall(owner.browser, 'POST', `/console/api/orders/${orderId}/redact`);
+    expect(erased.status, JSON.stringify(erased.body)).toBe(200);
+    expect(erased.body).toMatchObject({ personal_data: 'erased', contact: null, order: { has_pii: false, first_name: null } });
+    const row = await service.db.order.findFirstOrThrow({ where: { storeId: store.store.id, sourceOrderId: orderId } });
+    expect([row.customerEmail, row.customerPhone, row.customerFirstName, row.shippingAddress]).toEqual([null, null, null, null]);
+    const audit = await service.db.auditEvent.findFirstOrThrow({ where: { storeId: store.store.id, action: 'order.redacted', subjectId: row.id } });
+    expect(audit.actorKind).toBe('console_user');
+    // Erased orders fall out of a search by name or email; the number still finds them.
+    const search = await consoleCall(owner.browser, 'GET', '/console/api/orders?q=ada');
+    expect(search.body.data).toEqual([]);
+    const byId = await consoleCall(owner.browser, 'GET', `/console/api/orders?q=${orderId}`);
+    expect(byId.body.data).toEqual([expect.objectContaining({ source_order_id: orderId, customer_name: null, has_pii: false })]);
+    // Another store's owner erases nothing here.
+    const stranger = await loggedIn(rival, 'owner');
+    expect((await consoleCall(stranger.browser, 'POST', `/console/api/orders/${orderId}/redact`)).status).toBe(404);
+  });
+
   it('claims: a queue by status, the history, decisions along the allowed transitions only', async () => {
     const store = await seedStore(service.db);
     const admin = await loggedIn(store, 'admin');

@@ -226,6 +226,7 @@ describe('isolation', () => {
     'overview.get': "the caller's store's figures",
     'orders.search': "own store only: another store's id finds nothing (tested)",
     'orders.get': "404 for another store's order (tested)",
+    'orders.redact': "404 for another store's order, nothing erased (tested)",
     'claims.list': 'own store only (tested)',
     'claims.get': "404 for another store's claim (tested)",
     'claims.setStatus': "404 for another store's claim, unchanged (tested)",

@@ -8,7 +8,7 @@ import { CLAIM_ACTOR_KINDS, CLAIM_STATUSES, ClaimResponse, ClaimStatusRequest } 
 import { DateTime, string, oneOf } from '../common.js';
 import { pickErrors } from '../errors.js';
 import { sessionRoute } from '../policy.js';
-import { CONSOLE_PAGE_LIMIT } from './orders.js';
+import { CONSOLE_PAGE_LIMIT, ConsoleOrderContact } from './orders.js';
 
 const c = initContract();
 
@@ -32,6 +32,7 @@ export const ConsoleClaimDetail = z.object({
     }),
   ),
   next_statuses: z.array(z.enum(CLAIM_STATUSES)).describe('Where it may move from here.'),
+  contact: ConsoleOrderContact.nullable().describe("The shopper's contact from the order, for the roles that decide claims; null once erased, and for viewers."),
 });
 
 export const consoleClaimsContract = c.router({

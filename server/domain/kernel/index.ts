@@ -2,4 +2,4 @@
 export { appliedAt, DAY_MS, type Clock, clockAt, systemClock } from './clock.js';
 export { AppError } from './errors.js';
 export { assertUniqueIds, isUuid } from './ids.js';
-export { afterCursor, decodePageCursor, type PageCursor, pageOf } from './page-cursor.js';
+export { afterCursor, decodePageCursor, encodePageCursor, type PageCursor, pageOf } from './page-cursor.js';

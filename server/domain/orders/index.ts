@@ -24,7 +24,8 @@ export {
   toOrderRecord,
   toOrderRow,
 } from './order-record.js';
-export { orderHistory, searchOrders } from './order-search.js';
+export { orderContact, type OrderContact } from './order-contact.js';
+export { orderHistory, type OrderSearch, type OrderSummary, searchOrders } from './order-search.js';
 export { priceNewOrder, priceWithoutQuote, pricingColumns, type PricingRequest, pricingRequestOf } from './price-order.js';
 export { findProtectionLine, isProtectionSku } from './protection-line.js';
 export { erasedEventData, type RedactionOutcome, redactOrder, redactOrders } from './redact-order.js';

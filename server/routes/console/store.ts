@@ -6,9 +6,10 @@ import { consoleBillingContract, consoleClaimsContract, consoleDevelopersContrac
 import { billingStatement, monthLedgerEntries, storeOverview, toBillingStatementResponse } from '../../domain/billing/index.js';
 import { carrierName, CLAIM_TRANSITIONS, claimHistory, type ClaimRecord, decideClaim, dryRunClaimRules, getClaim, getClaimRules, listStoreClaims, putClaimRules, readClaimPhoto, toClaimResponse, toClaimRulesResponse, toDryRunResponse } from '../../domain/claims/index.js';
 
-import { orderHistory, searchOrders, toOrderResponse } from '../../domain/orders/index.js';
+import { orderContact, orderHistory, redactOrder, searchOrders, toOrderResponse, type OrderContact } from '../../domain/orders/index.js';
 import { CARRIER_SLUGS, getShipment, listShipments, normalizeCourierId, shipmentOrder, type ShipmentRecord, toShipmentResponse, updateShipment } from '../../domain/shipments/index.js';
-import type { Scope } from '../../domain/access/index.js';
+import { roleAllows, type Scope } from '../../domain/access/index.js';
+import { policyOf } from '../../../contract/policy.js';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, resendEvent, rotateEndpointSecret, sendTestEvent, updateEndpoint } from '../../domain/events/index.js';
 import { sampleEvent } from '../../domain/sandbox/index.js';
 
@@ -27,15 +28,19 @@ import { listConnectedPlatforms } from '../../domain/platforms/index.js';
 
 
 
-import type { ConsoleShipmentDetail } from '../../../contract/console/index.js';
+import type { ConsoleOrderContact, ConsoleOrderDetail, ConsoleShipmentDetail } from '../../../contract/console/index.js';
 
 const s = initServer();
 
 const currentMonth = (now: Date) => now.toISOString().slice(0, 7);
 
-async function claimDetail(db: Database, scope: Scope, claim: ClaimRecord): Promise<z.input<typeof ConsoleClaimDetail>> {
+type ConsoleRequest = ReturnType<typeof consoleOf>;
+
+async function claimDetail(db: Database, session: ConsoleRequest, claim: ClaimRecord): Promise<z.input<typeof ConsoleClaimDetail>> {
+  const { scope } = session;
   const history = await claimHistory(db, scope, claim);
   return {
+    contact: await contactFor(db, session, claim.sourceOrderId),
     claim: toClaimResponse(claim),
     history: history.map((change) => ({
       from_status: change.fromStatus,
@@ -45,6 +50,43 @@ async function claimDetail(db: Database, scope: Scope, claim: ClaimRecord): Prom
       by: change.by === null ? null : { kind: change.by.kind, label: change.by.label },
     })),
     next_statuses: [...CLAIM_TRANSITIONS[claim.status]],
+  };
+}
+
+/** The shopper's contact goes to the roles that may decide claims, and to no one once erased. */
+async function contactFor(db: Database, session: ConsoleRequest, sourceOrderId: string): Promise<z.input<typeof ConsoleOrderContact> | null> {
+  const deciders = policyOf(consoleClaimsContract.setStatus.metadata)?.role ?? 'owner';
+  if (!roleAllows(session.session.user.role, deciders)) return null;
+  const contact: OrderContact | null = await orderContact(db, session.scope, sourceOrderId);
+  return contact === null ? null : { name: contact.name, email: contact.email, phone: contact.phone, shipping_address: contact.shippingAddress };
+}
+
+async function orderDetail(db: Database, session: ConsoleRequest, sourceOrderId: string, now: Date): Promise<z.input<typeof ConsoleOrderDetail>> {
+  const history = await orderHistory(db, session.scope, sourceOrderId, now);
+  return {
+    order: toOrderResponse(history.order),
+    order_number: history.order.orderNumber,
+    ledger: history.ledger.map((entry) => ({
+      id: entry.id,
+      reason: entry.reason,
+      amount_cents: entry.amountCents,
+      effective_at: entry.effectiveAt.toISOString(),
+      created_at: entry.createdAt.toISOString(),
+      refund_id: entry.refundId,
+    })),
+    shipments: history.shipments.map(toShipmentResponse),
+    claims: history.claims.map(toClaimResponse),
+    refunds: history.refunds.map((refund) => ({
+      refund_id: refund.refundId,
+      amount_cents: refund.amountCents,
+      protection_refunded_cents: refund.protectionRefundedCents,
+      reversed_cents: refund.reversedCents,
+      note: refund.note,
+      refunded_at: refund.refundedAt?.toISOString() ?? null,
+      received_at: refund.receivedAt.toISOString(),
+    })),
+    personal_data: history.order.hasPii ? 'kept' : 'erased',
+    contact: await contactFor(db, session, history.order.sourceOrderId),
   };
 }
 
@@ -84,10 +126,13 @@ export function consoleStoreRouters({ db, clock, tracking, photos, events }: App
               source_order_id: order.sourceOrderId,
               source_order_number: order.sourceOrderNumber,
               order_number: order.orderNumber,
+              customer_name: order.customerName,
               status: order.status,
               insurance_selected: order.insuranceSelected,
               premium_cents: order.premiumCents,
+              order_total_cents: order.orderTotalCents,
               has_pii: order.hasPii,
+              placed_on: order.placedOn.toISOString(),
               created_on: order.createdOn.toISOString(),
               cancelled_on: order.cancelledOn?.toISOString() ?? null,
             })),
@@ -95,34 +140,11 @@ export function consoleStoreRouters({ db, clock, tracking, photos, events }: App
           },
         };
       },
-      get: async ({ params, req }) => {
-        const history = await orderHistory(db, consoleOf(req).scope, params.source_order_id, clock.now());
-        return {
-          status: 200,
-          body: {
-            order: toOrderResponse(history.order),
-            order_number: history.order.orderNumber,
-            ledger: history.ledger.map((entry) => ({
-              id: entry.id,
-              reason: entry.reason,
-              amount_cents: entry.amountCents,
-              effective_at: entry.effectiveAt.toISOString(),
-              created_at: entry.createdAt.toISOString(),
-              refund_id: entry.refundId,
-            })),
-            shipments: history.shipments.map(toShipmentResponse),
-            claims: history.claims.map(toClaimResponse),
-            refunds: history.refunds.map((refund) => ({
-              refund_id: refund.refundId,
-              amount_cents: refund.amountCents,
-              protection_refunded_cents: refund.protectionRefundedCents,
-              reversed_cents: refund.reversedCents,
-              note: refund.note,
-              refunded_at: refund.refundedAt?.toISOString() ?? null,
-              received_at: refund.receivedAt.toISOString(),
-            })),
-          },
-        };
+      get: async ({ params, req }) => ({ status: 200, body: await orderDetail(db, consoleOf(req), params.source_order_id, clock.now()) }),
+      redact: async ({ params, req }) => {
+        const session = consoleOf(req);
+        await redactOrder(db, session.scope, params.source_order_id, clock.now());
+        return { status: 200, body: await orderDetail(db, session, params.source_order_id, clock.now()) };
       },
     }),
     claims: s.router(consoleClaimsContract, {
@@ -131,8 +153,8 @@ export function consoleStoreRouters({ db, clock, tracking, photos, events }: App
         return { status: 200, body: { data: claims.map(toClaimResponse), next_cursor: nextCursor } };
       },
       get: async ({ params, req }) => {
-        const { scope } = consoleOf(req);
-        return { status: 200, body: await claimDetail(db, scope, await getClaim(db, scope, params.id, clock.now())) };
+        const session = consoleOf(req);
+        return { status: 200, body: await claimDetail(db, session, await getClaim(db, session.scope, params.id, clock.now())) };
       },
       photo: async ({ params, req, res }) => {
         const jpeg = await readClaimPhoto(db, photos, params.photo_id, { storeId: consoleOf(req).scope.store.id, claimId: params.id });
@@ -140,9 +162,9 @@ export function consoleStoreRouters({ db, clock, tracking, photos, events }: App
         return { status: 200, body: jpeg };
       },
       setStatus: async ({ params, body, req }) => {
-        const { scope } = consoleOf(req);
-        const claim = await decideClaim(db, scope, params.id, claimDecisionOf(body), clock);
-        return { status: 200, body: await claimDetail(db, scope, claim) };
+        const session = consoleOf(req);
+        const claim = await decideClaim(db, session.scope, params.id, claimDecisionOf(body), clock);
+        return { status: 200, body: await claimDetail(db, session, claim) };
       },
     }),
     shipments: s.router(consoleShipmentsContract, {
