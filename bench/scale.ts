@@ -1,6 +1,7 @@
 // The benchmark's scale run (bench/run.ts): orders bulk-loaded in SQL, each with two line items and
-// a booking in the ledger, then order read (any stored order, uniformly) and order create measured
-// against the server with config.scaleSmall and then config.scaleLarge orders stored.
+// a booking in the ledger, then order read (any stored order, uniformly), order create and the
+// console's order list and searches measured against the server with config.scaleSmall and then
+// config.scaleLarge orders stored.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createDatabase } from '../server/db/client.js';
@@ -8,7 +9,7 @@ import type { EmbeddedCluster } from '../server/db/embedded.js';
 import { config, log, round } from './config.js';
 import { measure, type Measurement, type Scenario } from './measurement.js';
 import { SHIPPING_DETAILS } from './requests.js';
-import { bulkReadScenario, newCounters, serverScenarios } from './scenarios.js';
+import { BULK_FIRST_NAMES, bulkReadScenario, consoleSearchScenarios, newCounters, serverScenarios } from './scenarios.js';
 import { createDatabaseIn, seed, type Seeded } from './seed.js';
 import { startTarget, type Target } from './targets.js';
 
@@ -19,11 +20,14 @@ async function loadOrderRange(client: pg.Client, storeId: string, from: number, 
        INSERT INTO orders (id, store_id, source_order_id, source_order_number, insurance_selected, pricing_source,
          subtotal_cents, amount_covered_cents, order_total_cents, shipping_total_cents, taxes_cents, rate_bps,
          min_premium_cents, customer_first_name, customer_last_name, customer_email, customer_phone,
-         shipping_address, platform_id, source_created_on, created_on, updated_on)
+         shipping_address, platform_id, source_created_on, created_on, updated_on, status, cancelled_on)
        SELECT gen_random_uuid(), $1::uuid, 'bulk-' || g, '#' || g, true, 'rate',
-         12500, 12500, 14123, 995, 628, 150, 98, 'Ada', 'Lovelace', 'ada' || g || '@example.com', '+1 555 0100',
-         $4::jsonb, 'api', ts, ts, ts
-       FROM (SELECT g, timestamptz '2025-01-01' + g * interval '37 seconds' AS ts FROM generate_series($2::int, $3::int) g) s
+         12500, 12500, 14123, 995, 628, 150, 98, ($5::text[])[g % 8 + 1], 'Lovelace' || (g % 1000), 'ada' || g || '@example.com',
+         '+1 555 0100', $4::jsonb, 'api', ts, ts, ts,
+         -- One order in 50 is cancelled, for the console's filter (its premium stays booked here).
+         CASE WHEN g % 50 = 0 THEN 'cancelled'::order_status ELSE 'created'::order_status END,
+         CASE WHEN g % 50 = 0 THEN ts + interval '1 hour' END
+       FROM (SELECT g, timestamptz '2025-01-01 00:00:00+00' + g * interval '37 seconds' AS ts FROM generate_series($2::int, $3::int) g) s
        RETURNING id, store_id, source_created_on
      ), li AS (
        INSERT INTO order_line_items (id, order_id, position, source_id, name, price_cents, quantity, source_product_id, sku)
@@ -32,7 +36,7 @@ async function loadOrderRange(client: pg.Client, storeId: string, from: number, 
      )
      INSERT INTO premium_ledger_entries (store_id, order_id, amount_cents, reason, effective_at)
      SELECT o.store_id, o.id, 188, 'booking', o.source_created_on FROM o`,
-    [storeId, from, to, JSON.stringify(SHIPPING_DETAILS)],
+    [storeId, from, to, JSON.stringify(SHIPPING_DETAILS), BULK_FIRST_NAMES],
   );
 }
 
@@ -87,6 +91,9 @@ async function tableSizes(client: pg.Client): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((row) => [row.relname, row.size]));
 }
 
+/** How many console users search at once in the scale run. */
+export const CONSOLE_CONNECTIONS = 4;
+
 /** One size of the scale run. */
 export interface ScalePoint {
   ordersStored: number;
@@ -94,6 +101,8 @@ export interface ScalePoint {
   sizes: Record<string, string>;
   order_read: Measurement;
   order_create: Measurement;
+  /** The console's orders list, each search and filter (consoleSearchScenarios). */
+  console_orders: Measurement[];
 }
 
 type LatencyRatios = { mean: number; p50: number; p99: number };
@@ -136,8 +145,11 @@ export async function scaleRun(cluster: EmbeddedCluster, targets: Target[]): Pro
     targets.push(target);
     const read = await measure(target, bulkReadScenario(scaleSeed.liveKey, () => stored));
     const created = await measure(target, create);
+    const consoleOrders: Measurement[] = [];
+    // A store's few people at once, not the API's 16 connections: what one of them waits for.
+    for (const scenario of consoleSearchScenarios(scaleSeed.consoleCookie, () => stored)) consoleOrders.push(await measure(target, scenario, { connections: CONSOLE_CONNECTIONS }));
     await target.stop();
-    return { ordersStored: size, loadSeconds, sizes: await tableSizes(loader), order_read: read, order_create: created };
+    return { ordersStored: size, loadSeconds, sizes: await tableSizes(loader), order_read: read, order_create: created, console_orders: consoleOrders };
   };
   const small = await runAt(config.scaleSmall);
   const large = await runAt(config.scaleLarge);

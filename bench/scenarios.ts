@@ -259,3 +259,49 @@ export function bulkReadScenario(liveKey: string, count: () => number): Scenario
     setup: (req) => ({ ...req, path: `/v2/orders/bulk-${randomIndex(count())}` }),
   };
 }
+
+/** The first names the scale run's bulk orders cycle through (bench/scale.ts), one per g % 8. */
+export const BULK_FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'John'] as const;
+/** The scale run's bulk orders start on this day, one every 37 seconds (about 2,335 a day). */
+export const BULK_FIRST_DAY = Date.UTC(2025, 0, 1);
+const BULK_SPACING_MS = 37_000;
+
+const bulkDay = (n: number) => new Date(BULK_FIRST_DAY + n * BULK_SPACING_MS).toISOString().slice(0, 10);
+
+/**
+ * The console's orders list as a merchant uses it over a long history: the first page, then each
+ * kind of search and filter, over any of the bulk-loaded orders (bench/scale.ts). A number or
+ * email prefix matches a few orders; "<first> Lovelace<k>" matches a thousand at a million orders
+ * (or none); a day holds about 2,300 orders; a cancelled order is one in 50.
+ */
+export function consoleSearchScenarios(consoleCookie: string, count: () => number): Scenario[] {
+  const headers = { cookie: consoleCookie };
+  const list = (name: string, query: () => string): Scenario => ({
+    name,
+    baseline: null,
+    method: 'GET',
+    path: '/console/api/orders',
+    headers,
+    setup: (req) => ({ ...req, path: `/console/api/orders${query()}` }),
+  });
+  const q = (text: string) => `?q=${encodeURIComponent(text)}`;
+  return [
+    list('console_orders_list', () => ''),
+    list('console_orders_by_number', () => q(`#${randomIndex(count())}`)),
+    list('console_orders_by_email', () => q(`ADA${randomIndex(count())}@`)),
+    list('console_orders_by_name', () => {
+      const n = randomIndex(count());
+      return q(`${BULK_FIRST_NAMES[n % 8] ?? 'Ada'} lovelace${Math.floor(Math.random() * 1000)}`);
+    }),
+    list('console_orders_by_claim_reference', () => q('CLM-7K3Q9D')),
+    list('console_orders_cancelled', () => '?status=cancelled'),
+    list('console_orders_placed_on_a_day', () => {
+      const day = bulkDay(randomIndex(count()));
+      return `?status=created&protection=selected&placed_from=${day}&placed_to=${day}`;
+    }),
+    list('console_orders_search_and_range', () => {
+      const n = randomIndex(count());
+      return `${q(`ada${n}`)}&placed_from=${bulkDay(Math.max(1, n - 50_000))}&placed_to=${bulkDay(n)}`;
+    }),
+  ];
+}

@@ -61,8 +61,10 @@ export async function searchOrders(db: Database, scope: Scope, query: OrderSearc
   const conditions = [Prisma.sql`o.store_id = ${storeId}::uuid`];
   const typed = query.q?.trim() ?? '';
   if (typed !== '') conditions.push(matching(storeId, typed));
-  if (query.status !== undefined) conditions.push(Prisma.sql`o.status = ${query.status}::order_status`);
-  if (query.protection !== undefined) conditions.push(Prisma.sql`o.insurance_selected = ${query.protection === 'selected'}`);
+  // Written as constants, not parameters: a plan then matches the partial indexes of the rare side
+  // (cancelled, unprotected) whatever the plan cache does. Each is one of two fixed texts.
+  if (query.status !== undefined) conditions.push(query.status === 'cancelled' ? Prisma.sql`o.status = 'cancelled'` : Prisma.sql`o.status = 'created'`);
+  if (query.protection !== undefined) conditions.push(query.protection === 'selected' ? Prisma.sql`o.insurance_selected` : Prisma.sql`NOT o.insurance_selected`);
   const from = query.placed_from === undefined ? null : new Date(`${query.placed_from}${DAY_START}`);
   const to = query.placed_to === undefined ? null : new Date(new Date(`${query.placed_to}${DAY_START}`).getTime() + 86_400_000);
   if (from !== null && to !== null && from >= to) {
