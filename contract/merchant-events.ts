@@ -96,7 +96,7 @@ const eventMember = <T extends EventType, D extends z.ZodTypeAny>(type: T, data:
       id: z.string().describe('Event id, evt_...; the webhook-id header of every delivery of it. Receivers drop an id seen before.'),
       type: z.literal(type).describe('What happened.'),
       created_at: DateTime.describe('When the change was committed.'),
-      mode: z.enum(['live', 'test']).describe('live: test keys write nothing, so they cause no event.'),
+      mode: z.enum(['live', 'test']).describe("live for every change (test keys write nothing, so they cause none); test only for a test event sent from the console's Developers page, whose data is a sample with test_ ids."),
       // Not described here: the data's own component (Order, Shipment, ...) says what it is.
       data,
     }),

@@ -2,6 +2,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { CARRIERS } from './carriers.js';
 import { DateTime, string, text } from './common.js';
 import { keyRoute } from './policy.js';
 import { pickErrors } from './errors.js';
@@ -52,9 +53,10 @@ export const ShipmentRequest = extendApi(
     source_order_id: text(255, 'The order must already exist.'),
     courier_id: string(100, z.string(), {
       description:
-        'Carrier slug or a known alias (docs/carriers.md lists them, e.g. ups, usps, fedex, "UPS Ground", and the slugs of ' +
-        'WooCommerce Shipment Tracking, ShipStation, AfterShip and EasyPost). Resolved from the tracking number when ' +
-        'omitted; an unknown, empty or null value counts as omitted, and a merchant message records the name sent.',
+        `Carrier slug or a known alias. The slugs: ${CARRIERS.map((carrier) => `${carrier.slug} for ${carrier.name}`).join(', ')}. ` +
+        'docs/carriers.md lists the aliases, e.g. "UPS Ground", and the codes of WooCommerce Shipment Tracking, ShipStation, ' +
+        'AfterShip and EasyPost. Resolved from the tracking number when omitted; an unknown, empty or null value counts as ' +
+        'omitted, and a merchant message records the name sent.',
     })
       .nullable()
       .optional(),

@@ -220,4 +220,29 @@ describe.skipIf(skipBrowser)(`the claim's outcome in Chromium at ${viewport.widt
       'outcome-denied',
     );
   }, 90_000);
+
+  it('says on the parcel what became of its last claim, and still lets the shopper file again once it is settled', async () => {
+    const shopper = await shopperWithParcel();
+    const declined = await fileClaim(shopper, { reason: 'other', description: 'The parcel came open.' });
+    await decide(shopper, declined.id, { status: 'denied', note: 'The carrier photographed the parcel intact at your door.' });
+
+    await asShopper(
+      viewport,
+      [],
+      async ({ page }) => {
+        await openLookup(page, service, shopper.slug);
+        await lookUp(page, shopper.order);
+        const action = parcelCard(page).locator('.parcel-action');
+        // The words of the claim's status, as the "Declined" badge of the claims list says it.
+        await expect.poll(() => action.locator('.muted').innerText()).toBe('A claim on this parcel was declined.');
+        expect(await claimRow(page, 'Other problem').locator('.claim-status').innerText()).toBe('Declined');
+        expect(await action.innerText()).not.toContain('is open');
+        expect(await action.getByRole('link', { name: /^See your claim/ }).getAttribute('href')).toBe(`/claims/${shopper.slug}/claims/${declined.id}`);
+        // Settled, it no longer holds the parcel: a new claim may be filed on it.
+        await action.getByRole('link', { name: /^File a claim/ }).waitFor();
+        await checkPage(page, viewport, 'outcome-parcel-declined', 'a parcel whose claim was declined');
+      },
+      'outcome-parcel-declined',
+    );
+  }, 90_000);
 });

@@ -217,6 +217,8 @@ describe.skipIf(skipBrowser)('the claim page in Chromium', () => {
           const seeClaim = parcelCard(page).getByRole('link', { name: /^See your claim/ });
           expect(await seeClaim.getAttribute('href')).toBe(`/claims/${slug}/claims/${claimId}`);
           expect(await parcelCard(page).getByRole('link', { name: /^File a claim/ }).count()).toBe(0);
+          // The parcel says what became of its claim, in the words of its status.
+          expect(await parcelCard(page).locator('.parcel-action').innerText()).toMatch(/^A claim on this parcel was received; the store will review it\.\s+See your claim/);
           const listed = region(page, 'Your claims').getByRole('listitem');
           expect(await listed.count()).toBe(1);
           expect(await listed.first().innerText()).toContain('Received — the store will review it');
@@ -280,6 +282,12 @@ describe.skipIf(skipBrowser)('the claim page in Chromium', () => {
             await page.getByRole('link', { name: 'Back to your order' }).click();
             await page.getByRole('heading', { level: 1, name: `Order ${order.orderNumber}` }).waitFor();
             expect(await region(page, 'Your claims').getByRole('listitem').first().innerText()).toContain('Approved');
+            // Beside the "Approved" badge, the parcel no longer says its claim is merely open.
+            const action = parcelCard(page).locator('.parcel-action');
+            expect(await action.innerText()).toMatch(/^A claim on this parcel was approved\.\s+See your claim/);
+            expect(await action.innerText()).not.toContain('is open');
+            expect(await action.getByRole('link', { name: /^See your claim/ }).getAttribute('href')).toBe(`/claims/${slug}/claims/${claimId}`);
+            await shot('order-approved');
             await page.getByRole('button', { name: 'Log out' }).click();
             await page.getByRole('heading', { level: 1, name: 'Find your order' }).waitFor();
             await page.getByRole('status').filter({ hasText: 'You have logged out.' }).waitFor();

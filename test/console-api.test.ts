@@ -27,6 +27,17 @@ describe('the first owner', () => {
     // Only the token's hash is stored.
     expect(JSON.stringify(await service.db.userSetupToken.findMany())).not.toContain(token);
 
+    // Asked about first (the setup page does): it works, and asking spends nothing nor names anyone.
+    const checked = await consoleCall(newBrowser(), 'POST', '/console/api/setup/check', { token });
+    expect(checked.status).toBe(200);
+    expect(checked.body).toEqual({ valid: true });
+    expect(checked.setCookie).toEqual([]);
+    const unknown = await consoleCall(newBrowser(), 'POST', '/console/api/setup/check', { token: `${token}x` });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ error_code: 'not_found', error: 'This setup link is unknown, used or expired; ask for a new one.' });
+    expect(JSON.stringify(unknown.body)).not.toContain(email.toLowerCase());
+    expect((await consoleCall(newBrowser(), 'POST', '/console/api/setup/check', {})).status).toBe(400);
+
     const browser = newBrowser();
     const short = await consoleCall(browser, 'POST', '/console/api/setup', { token, password: 'short' });
     expect(short.status).toBe(400);
@@ -46,9 +57,30 @@ describe('the first owner', () => {
     // Sessions are stored as hashes too.
     expect(JSON.stringify(await service.db.consoleSession.findMany())).not.toContain(browser.cookie);
 
-    // The link works once.
+    // The link works once, and is said to be spent when asked about.
     expect((await consoleCall(newBrowser(), 'POST', '/console/api/setup', { token, password: 'another long password' })).status).toBe(404);
+    const spent = await consoleCall(newBrowser(), 'POST', '/console/api/setup/check', { token });
+    expect(spent.status).toBe(404);
+    expect(spent.body.error_code).toBe('not_found');
     expect((await consoleCall(browser, 'GET', '/console/api/session')).status).toBe(200);
+  });
+
+  it('says an expired setup link, or a disabled user\'s, does not work, and never spends one by asking', async () => {
+    const email = `expiring-${Date.now()}@example.com`;
+    const created = await runAdmin(service.databaseUrl, '--json', 'user', 'create', '--merchant', shop.store.slug, '--email', email, '--role', 'viewer');
+    expect(created.code).toBe(0);
+    const token = new URL((JSON.parse(created.stdout) as { setup_url: string }).setup_url).searchParams.get('token') as string;
+    const check = async () => (await consoleCall(newBrowser(), 'POST', '/console/api/setup/check', { token })).status;
+    expect(await check()).toBe(200);
+    expect(await check()).toBe(200);
+    const user = await service.db.merchantUser.findUniqueOrThrow({ where: { email } });
+    expect((await service.db.userSetupToken.findFirstOrThrow({ where: { userId: user.id } })).usedAt).toBeNull();
+    await service.db.merchantUser.update({ where: { id: user.id }, data: { disabledAt: new Date() } });
+    expect(await check()).toBe(404);
+    await service.db.merchantUser.update({ where: { id: user.id }, data: { disabledAt: null } });
+    expect(await check()).toBe(200);
+    await service.db.userSetupToken.updateMany({ where: { userId: user.id }, data: { expiresAt: new Date(service.clock.now().getTime() - 1000) } });
+    expect(await check()).toBe(404);
   });
 
   it('answers a bad CLI call with exit 2, and an email taken with exit 1', async () => {
@@ -220,6 +252,7 @@ describe('isolation', () => {
     'session.logout': "the caller's own session",
     'session.changePassword': "the caller's own password",
     'session.setup': 'the user of the token',
+    'session.checkSetup': 'names no user or store: 200 or 404 for the token, spending nothing (tested)',
     'keys.list': 'own store only (tested)',
     'keys.create': "creates in the caller's store",
     'keys.revoke': "404 for another store's key (tested)",

@@ -330,11 +330,19 @@ describe.skipIf(skipBrowser)('a claim filed on the claim page', () => {
         await logInNewUser(service, page, store, 'viewer');
         await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Claims' }).click();
         await waitForPath(page, '/console/claims');
+        // What each claim covers, in the queue: the shopper's is on the parcel (all of it), the API's on the whole order.
+        const covers = (reference: string) => page.locator('tbody tr').filter({ hasText: reference }).locator('td[data-label="Covers"]');
+        expect(await covers(shopperClaim.reference).innerText()).toBe(`Parcel ${trackingNumber}`);
+        expect(await covers(apiClaim.body.reference as string).innerText()).toBe('Whole order');
         await page.getByRole('link', { name: `Claim ${shopperClaim.reference}` }).click();
         await waitForPath(page, `/console/claims/${shopperClaim.id}`);
         await page.getByRole('heading', { level: 1, name: `Claim on order ${sourceOrderId}` }).waitFor();
 
         expect(await fact(page, 'Claim', 'Filed on').innerText()).toBe('The claim page');
+        // The description, under who wrote it.
+        const description = section(page, 'Description');
+        expect(await description.locator('.section-card-description').innerText()).toBe('Written by the shopper on the claim page.');
+        expect(await description.locator('blockquote').innerText()).toBe('The box was crushed and the organiser split.');
         const history = section(page, 'History').getByRole('listitem');
         expect(await history.first().innerText()).toMatch(/^Open\s+Filed\s+.+ · by the shopper, on the claim page$/);
 
@@ -377,6 +385,11 @@ describe.skipIf(skipBrowser)('a claim filed on the claim page', () => {
         await page.getByRole('heading', { level: 1, name: `Claim on order ${sourceOrderId}` }).waitFor();
         expect(await fact(page, 'Claim', 'Filed on').innerText()).toBe('The API');
         expect(await section(page, 'Photos').count()).toBe(0);
+        // Written by no shopper: sent with the store's live key, which is named, never shown.
+        expect(await section(page, 'Description').locator('.section-card-description').innerText()).toBe(`Sent through the API with the live API key ••••${store.liveKey.slice(-4)}.`);
+        expect(await section(page, 'Description').locator('blockquote').innerText()).toBe('Asked by phone.');
+        expect(await section(page, "The shopper's description").count()).toBe(0);
+        await checkAtEachSize(page, 'claim-by-api', 'a claim filed through the API');
         await waitForIdle(page);
       },
       'console-claim-page-claim-last',

@@ -118,7 +118,7 @@ const queueRefs = (page: Page) => page.locator('tbody tr td[data-label="Referenc
 
 /** A section of the claim page, by its heading. */
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
-const description = (page: Page) => section(page, "The shopper's description").locator('blockquote');
+const description = (page: Page) => section(page, 'Description').locator('blockquote');
 
 describe.skipIf(skipBrowser)('the claims pages in Chromium', () => {
   for (const viewport of VIEWPORTS) {
@@ -171,9 +171,12 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   expect(await queueRefs(page)).toEqual([ref(damaged), ref(lost), ref(missing)]);
   const row = (id: string) => page.locator('tbody tr').filter({ hasText: ref(id) });
   expect(await row(damaged).innerText()).toContain('Damaged');
-  expect(await row(damaged).innerText()).toContain(`2 units of 2 items, shipment ${trackingNumber}`);
+  // A claim with a tracking number is on that parcel; one without, on the whole order.
+  expect(await row(damaged).locator('td[data-label="Covers"]').innerText()).toBe(`2 units of 2 items in parcel ${trackingNumber}`);
   expect(await row(damaged).locator('td[data-label="Status"]').innerText()).toBe('Open');
-  expect(await row(lost).innerText()).toContain('Whole order');
+  expect(await row(lost).locator('td[data-label="Covers"]').innerText()).toBe('Whole order');
+  expect(await row(missing).locator('td[data-label="Covers"]').innerText()).toBe('1 unit of 1 item');
+  expect(await page.locator('tbody').innerText()).not.toContain('Whole order,');
   expect(await row(lost).locator('td[data-label="Status"]').innerText()).toBe('In review');
   expect(await row(missing).innerText()).toContain('Missing items');
   expect(await row(missing).locator('td[data-label="Status"]').innerText()).toBe('Denied');
@@ -234,6 +237,11 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   expect(await facts.innerText()).toContain('Damaged');
   expect(await facts.getByRole('link', { name: sourceOrderId }).getAttribute('href')).toBe(`/console/orders/${encodeURIComponent(sourceOrderId)}`);
   expect(await description(page).innerText()).toBe(DAMAGE_DESCRIPTION);
+  // Filed by the store's key, not by the shopper: the description says who sent it.
+  expect(await section(page, 'Description').locator('.section-card-description').innerText()).toBe(
+    `Sent through the API with the live API key ••••${seeded.store.liveKey.slice(-4)}.`,
+  );
+  expect(await section(page, 'Description').innerText()).not.toContain('shopper');
   const history = section(page, 'History').getByRole('listitem');
   expect(await history.allInnerTexts()).toHaveLength(1);
   // Filed through the API with the store's live key: the history names the key, not its secret.
@@ -264,7 +272,10 @@ async function claimsFlow(page: Page, viewport: Viewport, seeded: Seeded): Promi
   await page.keyboard.press('Enter');
   const confirm = page.getByRole('dialog', { name: 'Approve this claim?' });
   await confirm.waitFor();
-  expect(await confirm.innerText()).toContain('From Open to Approved.');
+  // The move is said once: "From Open to Approved.", then only what follows from it.
+  expect(await confirm.locator('p').first().innerText()).toBe(
+    'From Open to Approved. It stays open until it is marked as paid or closed. Approving sends no money.',
+  );
   expect(await confirm.locator('blockquote').innerText()).toBe(note);
   // It asks how the claim is made good, a refund of the amount claimed unless changed: the keyboard starts there.
   const refund = confirm.getByLabel('Refund');

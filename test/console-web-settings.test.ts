@@ -1,16 +1,13 @@
-// The console's Developers and Settings pages in Debian's Chromium, over the real server: webhook
-// endpoints with their delivery attempts (a real receiver answering 500, then 200), a connected
-// platform, and the request log with "Load more" and no body or personal data; the integration
+// The console's Settings page in Debian's Chromium, over the real server (the Developers page has
+// its own file, console-web-developers.test.ts): the settings in the
+// order a merchant uses them (claim page, users, integration, pricing) with "On this page"; the integration
 // declarations changed by an admin by keyboard (the server's field errors beside their SKU), the
 // operator's pricing terms, a viewer's read-only page, and an owner's users: an invitation whose
 // setup link is shown once and works, and a user disabled whose session ends. Axe and a
 // screenshot of every page and dialog at a phone's and a desktop's size.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { SESSION_COOKIE } from '../contract/console/index.js';
-import type { WebhookDelivery } from '../contract/merchant-events.js';
-import { connectStore, createPlatform } from '../server/domain/platforms/index.js';
 import { updateStoreDeclarations } from '../server/domain/stores/index.js';
 import {
   artifacts,
@@ -29,7 +26,6 @@ import {
   waitForPath,
   watchedPage,
 } from './support/console-browser.js';
-import { startEventReceiver } from './support/event-receiver.js';
 import { call, orderBody } from './support/http.js';
 import { seedStore, startService, TEST_OPERATOR, type TestService } from './support/service.js';
 import { actingFor } from '../server/domain/access/index.js';
@@ -38,8 +34,7 @@ let service: TestService;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  // Event workers on, and a failed delivery retried only after an hour: its next retry shows.
-  service = await startService({ events: { workers: true, retryScheduleSeconds: [3600] } });
+  service = await startService();
   if (!skipBrowser) browser = await launch();
 });
 afterAll(async () => {
@@ -73,208 +68,18 @@ async function checkAtEachSize(page: Page, area: 'developers' | 'settings', step
 }
 
 const rowsOf = (page: Page, tableName: string) => page.getByRole('table', { name: tableName }).locator('tbody tr');
+
+/** The settings page's parts, by their headings, top to bottom (the cards, not "On this page"). */
+const partHeadings = (page: Page) => page.locator('main section.section-card > header h2').allInnerTexts();
+
+/** "On this page": each link's name and where it leads. */
+const onThisPage = (page: Page) =>
+  page
+    .getByRole('navigation', { name: 'On this page' })
+    .getByRole('link')
+    .evaluateAll((links) => links.map((link) => [link.textContent, link.getAttribute('href')]));
 const clipboard = (page: Page) => page.evaluate('navigator.clipboard.readText()') as Promise<string>;
 
-type Delivery = z.infer<typeof WebhookDelivery>;
-
-describe.skipIf(skipBrowser)('the developers pages', () => {
-  it('show the endpoints with every delivery attempt, the platforms, and the request log a page at a time, with no body or personal data', async () => {
-    const store = await seedStore(service.db);
-    // Every request of the store's keys goes through here and is counted: the request log must hold them all.
-    let made = 0;
-    const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>, key = store.liveKey) => {
-      made += 1;
-      return call(service.baseUrl, method, path, { key, ...(body === undefined ? {} : { body }), ...(headers === undefined ? {} : { headers }) });
-    };
-    const receiver = await startEventReceiver();
-    const customer = { first_name: 'Quentin', last_name: 'Logless', email: 'quentin@example.com', phone: '+1 555 0199' };
-    // What the store's requests carried that no page may show: the shopper, a query, the keys, the secret.
-    const expectNoPersonalData = async (page: Page) => {
-      const text = await page.locator('body').innerText();
-      for (const secret of ['Quentin', 'Logless', 'quentin@example.com', '555 0199', 'secret-query', store.liveKey, store.testKey, endpointSecret]) {
-        expect(text, secret).not.toContain(secret);
-      }
-    };
-    let endpointId: string;
-    let endpointSecret: string;
-    let deliveries: Delivery[];
-    try {
-      // The first event's first attempt gets a 500 (retried in an hour); the second event's a 200.
-      receiver.answer((index) => (index === 0 ? 500 : 200));
-      const endpoint = await api('POST', '/v1/webhook_endpoints', { url: receiver.url, events: ['order.created'], description: 'Order sync' });
-      expect(endpoint.status).toBe(201);
-      endpointId = endpoint.body.id as string;
-      endpointSecret = endpoint.body.secret as string;
-      const readDeliveries = async () => (await api('GET', `/v1/webhook_endpoints/${endpointId}/deliveries`)).body.data as Delivery[];
-      expect((await api('POST', '/v2/orders', orderBody({ customer_details: customer }), { 'x-request-id': 'req-dev-first-order' })).status).toBe(201);
-      await expect.poll(async () => (await readDeliveries())[0]?.attempts.length, { timeout: 15_000 }).toBe(1);
-      expect((await api('POST', '/v2/orders', orderBody({ customer_details: customer }))).status).toBe(201);
-      await expect.poll(async () => (await readDeliveries()).map((delivery) => delivery.attempts.length), { timeout: 15_000 }).toEqual([1, 1]);
-      deliveries = await readDeliveries();
-    } finally {
-      await receiver.close();
-    }
-    const [succeeded, failing] = deliveries as [Delivery, Delivery];
-    expect(succeeded).toMatchObject({ status: 'succeeded', next_attempt_on: null, attempts: [{ status_code: 200 }] });
-    expect(failing).toMatchObject({ status: 'pending', next_attempt_on: expect.any(String), attempts: [{ status_code: 500 }] });
-
-    // A second endpoint, disabled by the store.
-    const paused = await api('POST', '/v1/webhook_endpoints', { url: 'https://hooks.example.com/paused', events: ['claim.created', 'claim.status_changed'] });
-    expect((await api('PATCH', `/v1/webhook_endpoints/${paused.body.id as string}`, { enabled: false })).body.status).toBe('disabled');
-
-    const platform = `devweb${Date.now()}`;
-    await createPlatform(service.db, TEST_OPERATOR, platform, 'developers-web-platform-secret-0123');
-    await connectStore(service.db, actingFor(TEST_OPERATOR, store.store), platform);
-    const connectedAt = (await service.db.storePlatform.findFirstOrThrow({ where: { storeId: store.store.id } })).connectedAt;
-
-    // A test key's request, with a query the log must not keep.
-    const testRequest = await api('GET', '/v2/orders/absent?expand=secret-query', undefined, undefined, store.testKey);
-    // A line is recorded just after its answer, and written a second later at most.
-    const allLogged = async () =>
-      expect
-        .poll(async () => {
-          await service.requestLog.flush();
-          return service.db.requestLogEntry.count({ where: { storeId: store.store.id } });
-        })
-        .toBe(made);
-    await allLogged();
-    const firstLogged = made;
-
-    const context = await newContext();
-    const watched = await watchedPage(context, [SESSION_PROBE, /^404 GET \/console\/api\/webhook_endpoints\/we_unknown\/deliveries$/]);
-    const { page, problems } = watched;
-    const idle = () => waitForIdle(page);
-    await inBrowser(
-      watched,
-      context,
-      async () => {
-        await logInNewUser(service, page, store, 'viewer');
-        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Developers' }).click();
-        await waitForPath(page, '/console/developers');
-        await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
-        expect(await page.title()).toBe(`Developers · ${store.store.name} · Merchant console`);
-
-        // Endpoints: the receiver's, enabled again after its success, and the paused one.
-        const endpoints = rowsOf(page, 'Webhook endpoints, oldest first');
-        await endpoints.first().waitFor();
-        expect(await endpoints.count()).toBe(2);
-        const live = endpoints.filter({ hasText: receiver.url });
-        for (const text of ['Order sync', 'order.created', 'Enabled']) await live.getByText(text, { exact: true }).waitFor();
-        const created = (await service.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } })).createdAt;
-        await live.getByText(formatted(created), { exact: true }).waitFor();
-        const pausedRow = endpoints.filter({ hasText: 'https://hooks.example.com/paused' });
-        for (const text of ['claim.created', 'claim.status_changed', 'Disabled']) await pausedRow.getByText(text, { exact: true }).waitFor();
-
-        // The platform, and its webhook URL copied whole.
-        const platforms = rowsOf(page, 'Connected platforms, oldest connection first');
-        expect(await platforms.count()).toBe(1);
-        const webhookUrl = `${service.baseUrl}/api/webhooks/${platform}`;
-        await platforms.getByText(platform, { exact: true }).waitFor();
-        await platforms.getByText(formatted(connectedAt), { exact: true }).waitFor();
-        await platforms.getByText(webhookUrl, { exact: true }).waitFor();
-        await platforms.getByRole('button', { name: `Copy the webhook URL of ${platform}` }).click();
-        await platforms.getByText('Copied to the clipboard.').waitFor();
-        expect(await clipboard(page)).toBe(webhookUrl);
-
-        // The request log: every request so far, the test key's among them, and its promise kept.
-        const log = rowsOf(page, 'Requests of the last 24 hours, newest first');
-        await log.first().waitFor();
-        expect(await log.count()).toBe(firstLogged);
-        await page.getByText(`Showing all ${firstLogged} requests of the last 24 hours.`).waitFor();
-        expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
-        await page.getByText('no headers, query strings, bodies or personal data', { exact: false }).waitFor();
-        const testLine = log.filter({ hasText: '/v2/orders/absent' });
-        for (const text of ['Test', 'GET', String(testRequest.status)]) await testLine.getByText(text, { exact: true }).waitFor();
-        const firstOrder = log.filter({ hasText: 'req-dev-first-order' });
-        for (const text of ['Live', 'POST', '/v2/orders', '201']) await firstOrder.getByText(text, { exact: true }).waitFor();
-        await expectNoPersonalData(page);
-        await checkAtEachSize(page, 'developers', 'page', 'the developers page');
-
-        // The receiver's deliveries: every attempt, newest first, with the failed one's next retry.
-        await live.getByRole('link', { name: `Deliveries of ${receiver.url}` }).click();
-        await waitForPath(page, `/console/developers/endpoints/${endpointId}`);
-        await page.getByRole('heading', { level: 1, name: 'Webhook deliveries' }).waitFor();
-        expect(await page.title()).toBe(`Deliveries of ${receiver.url} · ${store.store.name} · Merchant console`);
-        const attempts = rowsOf(page, 'Delivery attempts, newest first');
-        await attempts.first().waitFor();
-        expect(await attempts.count()).toBe(2);
-        // Two deliveries fit one page: no button for older ones.
-        await page.getByText('The attempts of all 2 deliveries.').waitFor();
-        expect(await page.getByRole('button', { name: 'Load older deliveries' }).count()).toBe(0);
-        const [newest, older] = [attempts.nth(0), attempts.nth(1)];
-        for (const text of [succeeded.event_id, 'order.created', '1', '200 · Succeeded', 'None', formatted(succeeded.attempts[0]?.attempted_on ?? '')]) {
-          await newest.getByText(text, { exact: true }).waitFor();
-        }
-        for (const text of [failing.event_id, 'order.created', '1', '500 · Failed', formatted(failing.next_attempt_on ?? ''), formatted(failing.attempts[0]?.attempted_on ?? '')]) {
-          await older.getByText(text, { exact: true }).waitFor();
-        }
-        const summary = page.getByRole('region', { name: 'Endpoint' });
-        for (const text of [receiver.url, 'Order sync', 'order.created', 'Enabled', endpointId]) await summary.getByText(text, { exact: true }).waitFor();
-        await expectNoPersonalData(page);
-        await checkAtEachSize(page, 'developers', 'deliveries', 'the deliveries page');
-
-        // The address holds the page: a reload shows it again; Back returns to the list.
-        await idle();
-        await page.reload();
-        await attempts.nth(1).waitFor();
-        await page.goBack();
-        await waitForPath(page, '/console/developers');
-        await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
-
-        // An endpoint the store does not have.
-        await idle();
-        await page.goto(`${service.baseUrl}/console/developers/endpoints/we_unknown`);
-        await page.getByText('Your store has no webhook endpoint with this id.').waitFor();
-        await checkAtEachSize(page, 'developers', 'deliveries-unknown', 'the deliveries page of an unknown endpoint');
-
-        // 100 more requests: the newest 100 first, the rest ("Load more", by keyboard) after them.
-        for (let batch = 0; batch < 10; batch += 1) {
-          await Promise.all(Array.from({ length: 10 }, (_, index) => api('GET', `/v2/orders/missing-${batch * 10 + index}`)));
-        }
-        await allLogged();
-        await idle();
-        await page.goto(`${service.baseUrl}/console/developers`);
-        await page.getByText('Showing the latest 100 requests.').waitFor();
-        expect(await log.count()).toBe(100);
-        expect(await firstOrder.count()).toBe(0);
-        await page.getByRole('button', { name: 'Load more' }).focus();
-        await page.keyboard.press('Enter');
-        await page.getByText(`Showing all ${made} requests of the last 24 hours.`).waitFor();
-        expect(await log.count()).toBe(made);
-        // The button went with the last page: the keyboard is on the line that says so.
-        expect(await focusedText(page)).toBe(`Showing all ${made} requests of the last 24 hours.`);
-        expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
-        await firstOrder.getByText('req-dev-first-order', { exact: true }).waitFor();
-        await expectNoPersonalData(page);
-        // Axe over the long list once, at the desktop's size (it takes seconds per hundred rows).
-        await expectAccessible(page, 'the developers page with the whole request log');
-        await page.screenshot({ path: `${artifacts}console-developers-page-all-desktop.png` });
-        await idle();
-      },
-      'console-developers-last',
-    );
-    expect(problems).toEqual([]);
-  }, 90_000);
-
-  it('say what to do when a store has no endpoint, platform or request yet', async () => {
-    const store = await seedStore(service.db);
-    const context = await newContext();
-    const watched = await watchedPage(context);
-    const { page, problems } = watched;
-    const idle = () => waitForIdle(page);
-    await inBrowser(watched, context, async () => {
-      await logInNewUser(service, page, store, 'admin');
-      await idle();
-      await page.goto(`${service.baseUrl}/console/developers`);
-      await page.getByText('No webhook endpoints yet. Create one with POST /v1/webhook_endpoints and a live key.').waitFor();
-      await page.getByText('No platform is connected to this store. Your operator connects one.').waitFor();
-      await page.getByText('No requests in the last 24 hours.').waitFor();
-      await checkAtEachSize(page, 'developers', 'empty', 'the developers page of a new store');
-      await idle();
-    });
-    expect(problems).toEqual([]);
-  }, 60_000);
-});
 
 describe.skipIf(skipBrowser)('the settings page', () => {
   it("lets an admin change the declarations by keyboard, with the server's field errors beside their SKU, and shows the operator's terms exactly", async () => {
@@ -306,8 +111,18 @@ describe.skipIf(skipBrowser)('the settings page', () => {
         expect(await term('Minimum premium').innerText()).toBe('$1.25');
         expect(await term('Maximum covered').innerText()).toBe('$5,000.00');
         expect(await term('Personal-data retention').innerText()).toBe('365 days');
-        await page.getByRole('heading', { name: 'Price basis' }).waitFor();
-        await page.getByText('price_basis', { exact: true }).waitFor();
+        // No part explains what is not a setting (price basis is each order's own; docs/console.md says so).
+        expect(await page.getByRole('heading', { name: 'Price basis' }).count()).toBe(0);
+        expect(await page.getByText('price_basis').count()).toBe(0);
+
+        // The parts in the order a merchant uses them, and "On this page" leading to each.
+        await page.getByRole('region', { name: 'Integration', exact: true }).waitFor();
+        expect(await partHeadings(page)).toEqual(['Claim page', 'Integration', 'Pricing']);
+        expect(await onThisPage(page)).toEqual([
+          ['Claim page', '#claim-page'],
+          ['Integration', '#integration'],
+          ['Pricing', '#pricing'],
+        ]);
 
         // An admin manages no users: no section, and the page never asked for them.
         expect(await page.getByRole('heading', { name: 'Users' }).count()).toBe(0);
@@ -410,6 +225,8 @@ describe.skipIf(skipBrowser)('the settings page', () => {
       expect(await page.getByRole('button', { name: /Save|Add|Remove|Invite|Disable/ }).count()).toBe(0);
       expect(await page.getByRole('heading', { name: 'Users' }).count()).toBe(0);
       expect(requests.filter((url) => new URL(url).pathname === '/console/api/users')).toEqual([]);
+      expect(await partHeadings(page)).toEqual(['Claim page', 'Integration', 'Pricing']);
+      expect((await onThisPage(page)).map(([name]) => name)).toEqual(['Claim page', 'Integration', 'Pricing']);
       await checkAtEachSize(page, 'settings', 'viewer', "a viewer's settings page");
       await idle();
     });
@@ -456,7 +273,37 @@ describe.skipIf(skipBrowser)('the settings page', () => {
         const self = users.filter({ hasText: owner.email });
         for (const text of ['(you)', 'Owner', 'Set', 'Active', 'You cannot disable yourself']) await self.getByText(text, { exact: true }).waitFor();
         expect(await self.getByRole('button').count()).toBe(0);
+
+        // One page in the order an owner uses it: the claim page and its look, the users, then the integration.
+        await page.getByRole('region', { name: 'Pricing', exact: true }).waitFor();
+        expect(await partHeadings(page)).toEqual(['Claim page', 'Users', 'Integration', 'Pricing']);
+        const parts = [
+          ['Claim page', '#claim-page'],
+          ['Users', '#users'],
+          ['Integration', '#integration'],
+          ['Pricing', '#pricing'],
+        ];
+        expect(await onThisPage(page)).toEqual(parts);
+        // Each link's target is its part's heading.
+        for (const [name, hash] of parts) expect(await page.locator(hash as string).innerText(), name).toBe(name);
         await checkAtEachSize(page, 'settings', 'owner', "an owner's settings page");
+
+        // "On this page" by keyboard: Integration scrolls its part into view and moves the keyboard there.
+        await page.evaluate('window.scrollTo(0, 0)');
+        const toc = page.getByRole('navigation', { name: 'On this page' });
+        await toc.getByRole('link', { name: 'Integration' }).focus();
+        await page.keyboard.press('Enter');
+        await page.waitForURL((url) => url.pathname === '/console/settings' && url.hash === '#integration');
+        await expect.poll(() => page.evaluate('Math.round(document.getElementById("integration").getBoundingClientRect().top)')).toBeLessThan(100);
+        expect(await page.evaluate('Math.round(document.getElementById("integration").getBoundingClientRect().top)')).toBeGreaterThanOrEqual(0);
+        await page.keyboard.press('Tab');
+        // The next stop is inside the Integration part: its first control (no SKU declared yet).
+        expect(await focusedText(page)).toBe('Add a SKU');
+        await page.screenshot({ path: `${artifacts}console-settings-on-this-page-integration.png` });
+        await toc.getByRole('link', { name: 'Users' }).click();
+        await page.waitForURL((url) => url.hash === '#users');
+        await expect.poll(() => page.evaluate('Math.round(document.getElementById("users").getBoundingClientRect().top)')).toBeLessThan(100);
+        await page.evaluate('window.scrollTo(0, 0)');
 
         // A malformed email: the server's field error, beside the field.
         const email = page.getByLabel('Email');
@@ -476,6 +323,8 @@ describe.skipIf(skipBrowser)('the settings page', () => {
         const dialog = page.getByRole('dialog', { name: `Setup link for ${invitedEmail}` });
         await dialog.waitFor();
         expect(await dialog.innerText()).toContain('will not be shown again');
+        // The title names the user; the text does not say it again.
+        expect((await dialog.innerText()).split(invitedEmail).length - 1).toBe(1);
         setupUrl = await dialog.getByLabel('Setup link').inputValue();
         expect(setupUrl).toMatch(new RegExp(`^${service.baseUrl.replaceAll('.', '\\.')}/console/setup\\?token=[^&]+$`));
         await dialog.getByRole('button', { name: 'Copy the setup link' }).click();

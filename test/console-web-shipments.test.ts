@@ -2,10 +2,12 @@
 // were registered ten days ago (the clock moved back) and scanned by the sandbox's scripts: reached
 // from the navigation; every filter's count; the status, "carrier unknown", "no scan for N days" and
 // carrier filters; a row's links to its shipment and its order; the next page and Back; an empty
-// state. At a phone's and a desktop's size, with axe on every state, no column cut (the page never
+// state; an admin naming an unknown carrier from the carriers listed by name (the slug is sent).
+// At a phone's and a desktop's size, with axe on every state, no column cut (the page never
 // scrolls sideways), and a screenshot of each under test-artifacts/.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CARRIERS } from '../contract/carriers.js';
 import { CONSOLE_PAGE_LIMIT } from '../contract/console/index.js';
 import { pollShipment } from '../server/domain/shipments/index.js';
 import { artifacts, DESKTOP, expectAccessible, inBrowser, launch, logInNewUser, PHONE, skipBrowser, VIEWPORTS, waitForIdle, waitForPath, watchedPage, type Viewport } from './support/console-browser.js';
@@ -171,6 +173,64 @@ describe.skipIf(skipBrowser)('the shipments list in the console', () => {
       });
     }, 90_000);
   }
+
+  it('offers an admin the carriers by name for a shipment whose carrier is unknown, and sends the slug', async () => {
+    const own = await seedStore(service.db);
+    const api = (method: string, path: string, body?: unknown) => call(service.baseUrl, method, path, { key: own.liveKey, ...(body === undefined ? {} : { body }) });
+    const body = orderBody();
+    expect((await api('POST', '/v2/orders', body)).status).toBe(201);
+    const unknownNumber = 'SBXPICKER01';
+    const created = await api('POST', '/v1/shipments', { tracking_number: unknownNumber, source_order_id: body.source_order_id });
+    expect(created.body.courier).toBe('unknown');
+    const context = await (browser as Browser).newContext({ viewport: { width: DESKTOP.width, height: DESKTOP.height } });
+    const watched = await watchedPage(context);
+    const { page, requests } = watched;
+    await inBrowser(
+      watched,
+      context,
+      async () => {
+        await logInNewUser(service, page, own, 'admin');
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Shipments' }).click();
+        await waitForPath(page, '/console/shipments');
+        await page.getByRole('link', { name: unknownNumber, exact: true }).click();
+        await page.getByRole('heading', { level: 1, name: `Shipment ${unknownNumber}` }).waitFor();
+        const form = page.getByRole('region', { name: 'Set the carrier' });
+        const carrier = form.getByRole('combobox', { name: 'Carrier' });
+        await carrier.waitFor();
+        // Every carrier of the contract's table, by its name, in its order, each sending its slug;
+        // nothing is chosen for a carrier that is not known.
+        const options = await carrier.locator('option').evaluateAll((found) => found.map((option) => [option.textContent, option.getAttribute('value')]));
+        expect(options).toEqual([['Choose a carrier', ''], ...CARRIERS.map((entry) => [entry.name, entry.slug])]);
+        expect(await carrier.inputValue()).toBe('');
+        for (const viewport of [PHONE, DESKTOP]) {
+          await page.setViewportSize({ width: viewport.width, height: viewport.height });
+          await expectAccessible(page, `the carrier picker (${viewport.name})`);
+          await expectNoSidewaysScroll(page, viewport);
+          await page.screenshot({ path: `${artifacts}console-shipments-carrier-picker-${viewport.name}.png`, fullPage: true });
+        }
+
+        // Canada Post, chosen by its name: the request carries canada_post.
+        await carrier.selectOption({ label: 'Canada Post' });
+        const sent = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === `/console/api/shipments/${unknownNumber}/carrier`);
+        await form.getByRole('button', { name: 'Set carrier' }).click();
+        expect((await sent).postDataJSON()).toEqual({ courier_id: 'canada_post' });
+        await page.getByRole('status').filter({ hasText: 'The carrier is now' }).waitFor();
+        expect(await page.getByRole('region', { name: 'Set the carrier' }).count()).toBe(0);
+        expect((await api('GET', `/v1/shipments/${unknownNumber}`)).body.courier).toBe('canada_post');
+        await page.screenshot({ path: `${artifacts}console-shipments-carrier-set-desktop.png`, fullPage: true });
+
+        // The list names it so too.
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Shipments' }).click();
+        await waitForPath(page, '/console/shipments');
+        const row = rowsOf(page).filter({ hasText: unknownNumber });
+        expect(await row.locator('td[data-label="Carrier"]').innerText()).toBe('Canada Post');
+        expect(requests.some((url) => new URL(url).pathname.endsWith('/carrier'))).toBe(true);
+        await waitForIdle(page);
+      },
+      'console-shipments-carrier-picker-last',
+    );
+    expect(watched.problems).toEqual([]);
+  }, 90_000);
 
   it('shows a store without shipments an empty state', async () => {
     const empty = await seedStore(service.db);

@@ -1,7 +1,8 @@
 // GET /console: the merchant console's web app (web/console), served whole from this service under
 // a strict CSP. Over HTTP: the page, its headers and its files. In Debian's Chromium, at a phone's
 // and a desktop's size: a setup link, logging out and in (by keyboard too), a key named and
-// created, shown once, used on the API and revoked, a viewer's read-only page, and axe on every page visited.
+// created, shown once, used on the API and revoked, a viewer's read-only page, a used or expired
+// setup link (a page that says so and leads to the login, no form), and axe on every page visited.
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import express from 'express';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../contract/console/index.js';
 import { consoleApp } from '../server/http/web-app.js';
@@ -316,18 +317,66 @@ describe('the console in Chromium', () => {
         await expectAccessible(page, 'the API keys page of a viewer');
         await page.screenshot({ path: `${artifacts}console-desktop-viewer.png`, fullPage: true });
 
-        // The link is spent: a second use says so, and what to do.
-        await page.goto(`${service.baseUrl}${viewer.setupPath}`);
-        await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-        await page.getByLabel('Confirm password').fill(PASSWORD);
-        await page.getByRole('button', { name: 'Set password and log in' }).click();
-        await page.getByRole('alert').filter({ hasText: "Ask your store's owner for a new setup link." }).waitFor();
-        await expectAccessible(page, 'the setup page with a spent link');
       } finally {
         await context.close();
       }
-      expect(problems.filter((problem) => problem !== 'HTTP 404 POST /console/api/setup')).toEqual([]);
+      expect(problems).toEqual([]);
+
+      // The link is spent: opened again (in another browser, logged out), the page says so before
+      // any form, and leads to the login page.
+      const later = await (browser as Browser).newContext({ viewport: { width: 1280, height: 800 } });
+      const again = await watchedPage(later, [...EXPECTED_FAILURES, /^404 POST \/console\/api\/setup\/check$/]);
+      try {
+        await again.page.goto(`${service.baseUrl}${viewer.setupPath}`);
+        await spentLinkPage(again.page, 'used');
+        const login = again.page.getByRole('link', { name: 'Go to the login page' });
+        expect(await login.getAttribute('href')).toBe('/console/login');
+        await login.click();
+        await again.page.waitForURL((url) => url.pathname === '/console/login');
+        await again.page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+      } finally {
+        await later.close();
+      }
+      expect(again.problems).toEqual([]);
+    },
+    60_000,
+  );
+
+  it.skipIf(skipBrowser)(
+    'shows an expired setup link as expired, with the way to the login page, at each size',
+    async () => {
+      const store = await seedStore(service.db);
+      const invited = await newUser(store, 'admin');
+      const user = await service.db.merchantUser.findUniqueOrThrow({ where: { email: invited.email } });
+      await service.db.userSetupToken.updateMany({ where: { userId: user.id }, data: { expiresAt: new Date(service.clock.now().getTime() - 60_000) } });
+      for (const viewport of VIEWPORTS) {
+        const context = await (browser as Browser).newContext({ viewport: { width: viewport.width, height: viewport.height } });
+        const { page, problems } = await watchedPage(context, [...EXPECTED_FAILURES, /^404 POST \/console\/api\/setup\/check$/]);
+        try {
+          await page.goto(`${service.baseUrl}${invited.setupPath}`);
+          await spentLinkPage(page, `expired-${viewport.name}`);
+          expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+        } finally {
+          await context.close();
+        }
+        expect(problems).toEqual([]);
+      }
+      // Asking spent nothing: the link is still unused (only expired).
+      expect((await service.db.userSetupToken.findFirstOrThrow({ where: { userId: user.id } })).usedAt).toBeNull();
     },
     60_000,
   );
 });
+
+/** The page of a setup link that no longer works: it says so, offers the login, and no password form. */
+async function spentLinkPage(page: Page, step: string): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: 'This setup link was already used or has expired.' }).waitFor();
+  expect(await page.title()).toBe('Setup link used or expired · Merchant console');
+  expect(await page.getByLabel('Password', { exact: true }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: 'Set password and log in' }).count()).toBe(0);
+  await page.getByRole('link', { name: 'Go to the login page' }).waitFor();
+  // One sentence about the link, not two: the server's own wording is not added to it.
+  expect(await page.locator('main').innerText()).not.toContain('unknown, used or expired');
+  await expectAccessible(page, `the page of a spent setup link (${step})`);
+  await page.screenshot({ path: `${artifacts}console-setup-spent-${step}.png`, fullPage: true });
+}

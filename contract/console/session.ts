@@ -1,5 +1,6 @@
 // The console's session: log in with email and password, read who is logged in (and the CSRF
-// token every change must carry), log out, and choose a password through a one-time setup link.
+// token every change must carry), log out, and choose a password through a one-time setup link
+// (first asking whether the link still works).
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { DateTime, string, text } from '../common.js';
@@ -35,6 +36,11 @@ export const LoginRequest = z.object({
 export const SetupRequest = z.object({
   token: text(200, 'The token of the setup link.'),
   password: string(200, z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)),
+});
+
+/** A setup link's token, to ask whether the link still works before offering the password form. */
+export const SetupCheckRequest = z.object({
+  token: SetupRequest.shape.token,
 });
 
 export const PasswordChangeRequest = z.object({
@@ -73,6 +79,15 @@ export const consoleSessionContract = c.router({
     responses: { 200: ConsoleSession, ...pickErrors(400, 401, 403, 429, 500) },
     metadata: sessionRoute('viewer'),
     summary: "Change one's password: every session of the user ends, and a new one opens here",
+  },
+  checkSetup: {
+    method: 'POST',
+    path: '/console/api/setup/check',
+    // POST, so the token stays out of addresses and access logs.
+    body: SetupCheckRequest,
+    responses: { 200: z.object({ valid: z.literal(true) }), ...pickErrors(400, 404, 429, 500) },
+    metadata: sessionRoute('none'),
+    summary: 'Whether a setup link still works (unused and unexpired): 200, or 404 as the setup answers; it spends nothing and names no one',
   },
   setup: {
     method: 'POST',

@@ -1255,7 +1255,7 @@ export interface components {
             tracking_number: string;
             /** @description The order must already exist. */
             source_order_id: string;
-            /** @description Carrier slug or a known alias (docs/carriers.md lists them, e.g. ups, usps, fedex, "UPS Ground", and the slugs of WooCommerce Shipment Tracking, ShipStation, AfterShip and EasyPost). Resolved from the tracking number when omitted; an unknown, empty or null value counts as omitted, and a merchant message records the name sent. */
+            /** @description Carrier slug or a known alias. The slugs: ups for UPS, usps for USPS, fedex for FedEx, dhl for DHL, ontrac for OnTrac, lasership for LaserShip, amazon for Amazon Logistics, canada_post for Canada Post, purolator for Purolator, s10 for Postal service (international), dpd for DPD, canpar for Canpar, speedee for Spee-Dee, yodel for Yodel, landmark for Landmark Global, old_dominion for Old Dominion, yunexpress for YunExpress, gofo for GOFO. docs/carriers.md lists the aliases, e.g. "UPS Ground", and the codes of WooCommerce Shipment Tracking, ShipStation, AfterShip and EasyPost. Resolved from the tracking number when omitted; an unknown, empty or null value counts as omitted, and a merchant message records the name sent. */
             courier_id?: string | null;
             /** @description Product ids this shipment carries, when it carries part of the order. */
             source_product_ids?: string[];
@@ -2399,7 +2399,7 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description live: test keys write nothing, so they cause no event.
+             * @description live for every change (test keys write nothing, so they cause none); test only for a test event sent from the console's Developers page, whose data is a sample with test_ ids.
              * @enum {string}
              */
             mode: "live" | "test";
@@ -2423,7 +2423,7 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description live: test keys write nothing, so they cause no event.
+             * @description live for every change (test keys write nothing, so they cause none); test only for a test event sent from the console's Developers page, whose data is a sample with test_ ids.
              * @enum {string}
              */
             mode: "live" | "test";
@@ -2545,7 +2545,7 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description live: test keys write nothing, so they cause no event.
+             * @description live for every change (test keys write nothing, so they cause none); test only for a test event sent from the console's Developers page, whose data is a sample with test_ ids.
              * @enum {string}
              */
             mode: "live" | "test";
@@ -2671,7 +2671,7 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description live: test keys write nothing, so they cause no event.
+             * @description live for every change (test keys write nothing, so they cause none); test only for a test event sent from the console's Developers page, whose data is a sample with test_ ids.
              * @enum {string}
              */
             mode: "live" | "test";
@@ -2695,7 +2695,7 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description live: test keys write nothing, so they cause no event.
+             * @description live for every change (test keys write nothing, so they cause none); test only for a test event sent from the console's Developers page, whose data is a sample with test_ ids.
              * @enum {string}
              */
             mode: "live" | "test";
@@ -2808,7 +2808,7 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description live: test keys write nothing, so they cause no event.
+             * @description live for every change (test keys write nothing, so they cause none); test only for a test event sent from the console's Developers page, whose data is a sample with test_ ids.
              * @enum {string}
              */
             mode: "live" | "test";
@@ -2832,7 +2832,7 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description live: test keys write nothing, so they cause no event.
+             * @description live for every change (test keys write nothing, so they cause none); test only for a test event sent from the console's Developers page, whose data is a sample with test_ ids.
              * @enum {string}
              */
             mode: "live" | "test";
@@ -2856,7 +2856,7 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description live: test keys write nothing, so they cause no event.
+             * @description live for every change (test keys write nothing, so they cause none); test only for a test event sent from the console's Developers page, whose data is a sample with test_ ids.
              * @enum {string}
              */
             mode: "live" | "test";
@@ -2999,7 +2999,7 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description live: test keys write nothing, so they cause no event.
+             * @description live for every change (test keys write nothing, so they cause none); test only for a test event sent from the console's Developers page, whose data is a sample with test_ ids.
              * @enum {string}
              */
             mode: "live" | "test";

@@ -332,10 +332,14 @@ export interface ShipmentRequest {
   /** The order must already exist. */
   source_order_id: string;
   /**
-   * Carrier slug or a known alias (docs/carriers.md lists them, e.g. ups, usps, fedex, "UPS
-   * Ground", and the slugs of WooCommerce Shipment Tracking, ShipStation, AfterShip and EasyPost).
-   * Resolved from the tracking number when omitted; an unknown, empty or null value counts as
-   * omitted, and a merchant message records the name sent.
+   * Carrier slug or a known alias. The slugs: ups for UPS, usps for USPS, fedex for FedEx, dhl for
+   * DHL, ontrac for OnTrac, lasership for LaserShip, amazon for Amazon Logistics, canada_post for
+   * Canada Post, purolator for Purolator, s10 for Postal service (international), dpd for DPD,
+   * canpar for Canpar, speedee for Spee-Dee, yodel for Yodel, landmark for Landmark Global,
+   * old_dominion for Old Dominion, yunexpress for YunExpress, gofo for GOFO. docs/carriers.md lists
+   * the aliases, e.g. "UPS Ground", and the codes of WooCommerce Shipment Tracking, ShipStation,
+   * AfterShip and EasyPost. Resolved from the tracking number when omitted; an unknown, empty or
+   * null value counts as omitted, and a merchant message records the name sent.
    */
   courier_id?: string | null;
   /** Product ids this shipment carries, when it carries part of the order. */
@@ -1101,7 +1105,10 @@ export interface OrderCreatedEvent {
   type: 'order.created';
   /** When the change was committed. */
   created_at: string;
-  /** live: test keys write nothing, so they cause no event. */
+  /**
+   * live for every change (test keys write nothing, so they cause none); test only for a test event
+   * sent from the console's Developers page, whose data is a sample with test_ ids.
+   */
   mode: 'live' | 'test';
   data: Order;
 }
@@ -1120,7 +1127,10 @@ export interface OrderRepricedEvent {
   type: 'order.repriced';
   /** When the change was committed. */
   created_at: string;
-  /** live: test keys write nothing, so they cause no event. */
+  /**
+   * live for every change (test keys write nothing, so they cause none); test only for a test event
+   * sent from the console's Developers page, whose data is a sample with test_ ids.
+   */
   mode: 'live' | 'test';
   data: Order;
 }
@@ -1139,7 +1149,10 @@ export interface OrderCancelledEvent {
   type: 'order.cancelled';
   /** When the change was committed. */
   created_at: string;
-  /** live: test keys write nothing, so they cause no event. */
+  /**
+   * live for every change (test keys write nothing, so they cause none); test only for a test event
+   * sent from the console's Developers page, whose data is a sample with test_ ids.
+   */
   mode: 'live' | 'test';
   data: OrderCancelledData;
 }
@@ -1166,7 +1179,10 @@ export interface PremiumReversedEvent {
   type: 'premium.reversed';
   /** When the change was committed. */
   created_at: string;
-  /** live: test keys write nothing, so they cause no event. */
+  /**
+   * live for every change (test keys write nothing, so they cause none); test only for a test event
+   * sent from the console's Developers page, whose data is a sample with test_ ids.
+   */
   mode: 'live' | 'test';
   data: PremiumReversedData;
 }
@@ -1197,7 +1213,10 @@ export interface ShipmentCreatedEvent {
   type: 'shipment.created';
   /** When the change was committed. */
   created_at: string;
-  /** live: test keys write nothing, so they cause no event. */
+  /**
+   * live for every change (test keys write nothing, so they cause none); test only for a test event
+   * sent from the console's Developers page, whose data is a sample with test_ ids.
+   */
   mode: 'live' | 'test';
   data: Shipment;
 }
@@ -1216,7 +1235,10 @@ export interface ShipmentDeliveryStatusChangedEvent {
   type: 'shipment.delivery_status_changed';
   /** When the change was committed. */
   created_at: string;
-  /** live: test keys write nothing, so they cause no event. */
+  /**
+   * live for every change (test keys write nothing, so they cause none); test only for a test event
+   * sent from the console's Developers page, whose data is a sample with test_ ids.
+   */
   mode: 'live' | 'test';
   data: DeliveryStatusChangedData;
 }
@@ -1259,7 +1281,10 @@ export interface ShipmentCancelledEvent {
   type: 'shipment.cancelled';
   /** When the change was committed. */
   created_at: string;
-  /** live: test keys write nothing, so they cause no event. */
+  /**
+   * live for every change (test keys write nothing, so they cause none); test only for a test event
+   * sent from the console's Developers page, whose data is a sample with test_ ids.
+   */
   mode: 'live' | 'test';
   data: Shipment;
 }
@@ -1275,7 +1300,10 @@ export interface ClaimCreatedEvent {
   type: 'claim.created';
   /** When the change was committed. */
   created_at: string;
-  /** live: test keys write nothing, so they cause no event. */
+  /**
+   * live for every change (test keys write nothing, so they cause none); test only for a test event
+   * sent from the console's Developers page, whose data is a sample with test_ ids.
+   */
   mode: 'live' | 'test';
   data: Claim;
 }
@@ -1291,7 +1319,10 @@ export interface ClaimStatusChangedEvent {
   type: 'claim.status_changed';
   /** When the change was committed. */
   created_at: string;
-  /** live: test keys write nothing, so they cause no event. */
+  /**
+   * live for every change (test keys write nothing, so they cause none); test only for a test event
+   * sent from the console's Developers page, whose data is a sample with test_ ids.
+   */
   mode: 'live' | 'test';
   data: ClaimStatusChangedData;
 }

@@ -57,6 +57,7 @@ export {
   type MerchantUserRole,
   normalizedEmail,
   roleAllows,
+  checkSetupToken,
   setPasswordWithToken,
   SETUP_LINK_TTL_MS,
   verifyLogin,

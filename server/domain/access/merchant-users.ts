@@ -64,6 +64,23 @@ export async function createMerchantUser(
 
 export const setupPath = (token: string): string => `/console/setup?token=${encodeURIComponent(token)}`;
 
+/** What a setup link that does not work is answered: one sentence whatever the cause, naming no one. */
+const SETUP_LINK_REFUSED = 'This setup link is unknown, used or expired; ask for a new one.';
+
+/**
+ * Whether a setup link's token would set a password now (unused, unexpired, its user enabled), so
+ * the page can say a spent link is spent before offering the form. A read: it spends nothing and
+ * names no one (404 otherwise, as the setup answers). Its cost does not depend on the answer: the
+ * token is hashed and looked up by that hash in one indexed query, whatever it finds.
+ */
+export async function checkSetupToken(db: Database, token: string, now: Date): Promise<void> {
+  const found = await db.userSetupToken.findFirst({
+    where: { tokenHash: tokenHash(token), usedAt: null, expiresAt: { gt: now }, user: { disabledAt: null } },
+    select: { tokenHash: true },
+  });
+  if (found === null) throw new AppError('not_found', SETUP_LINK_REFUSED);
+}
+
 /**
  * Sets the password with a setup link's token, once: the token is spent in the same statement that
  * finds it, so two uses cannot both succeed. Every session of the user ends (a password change).
@@ -75,9 +92,9 @@ export async function setPasswordWithToken(db: Database, token: string, password
       where: { tokenHash: tokenHash(token), usedAt: null, expiresAt: { gt: now } },
       data: { usedAt: now },
     });
-    if (spent === undefined) throw new AppError('not_found', 'This setup link is unknown, used or expired; ask for a new one.');
+    if (spent === undefined) throw new AppError('not_found', SETUP_LINK_REFUSED);
     const user = await tx.merchantUser.update({ where: { id: spent.userId }, data: { passwordHash, passwordChangedAt: now } });
-    if (user.disabledAt !== null) throw new AppError('not_found', 'This setup link is unknown, used or expired; ask for a new one.');
+    if (user.disabledAt !== null) throw new AppError('not_found', SETUP_LINK_REFUSED);
     await tx.consoleSession.deleteMany({ where: { userId: user.id } });
     await recordAudit(tx, { kind: 'console_user', userId: user.id }, { storeId: user.storeId, action: 'user.password_set', subject: { type: 'merchant_user', id: user.id }, at: now });
     return user;

@@ -2,7 +2,7 @@
 // claim windows, and its claims.
 import type { Database } from '../../db/client.js';
 import type { Scope, ShopperActor } from '../access/index.js';
-import { isCarrierSlug, SANDBOX_COURIER, type CarrierSlug } from '../shipments/index.js';
+import { carrierName } from '../../../contract/carriers.js';
 import { claimPageSettings, type ClaimPageSettings } from './claim-page-settings.js';
 import { OPEN_CLAIM_STATUSES, type ClaimRecord, type ClaimStatus } from './claim-record.js';
 import { claimWindows, deliveredOn, type ClaimWindow } from './claim-windows.js';
@@ -24,29 +24,8 @@ async function sessionOrder(db: Database, scope: Scope<ShopperActor>) {
 
 type SessionOrder = Awaited<ReturnType<typeof sessionOrder>>;
 
-const CARRIER_NAMES: Record<CarrierSlug, string> = {
-  ups: 'UPS',
-  usps: 'USPS',
-  fedex: 'FedEx',
-  dhl: 'DHL',
-  ontrac: 'OnTrac',
-  lasership: 'LaserShip',
-  amazon: 'Amazon Logistics',
-  canada_post: 'Canada Post',
-  purolator: 'Purolator',
-  s10: 'Postal service (international)',
-  dpd: 'DPD',
-  canpar: 'Canpar',
-  speedee: 'Spee-Dee',
-  yodel: 'Yodel',
-  landmark: 'Landmark Global',
-  old_dominion: 'Old Dominion',
-  yunexpress: 'YunExpress',
-  gofo: 'GOFO',
-};
-
-/** A sandbox number's scans come from the sandbox provider (docs/tracking.md), not from a carrier. */
-export const carrierName = (courier: string) => (isCarrierSlug(courier) ? CARRIER_NAMES[courier] : courier === SANDBOX_COURIER ? 'Sandbox (test parcel)' : 'Unknown carrier');
+/** A carrier by name (the contract's table): the claim page and the console show it. */
+export { carrierName } from '../../../contract/carriers.js';
 
 /** What a parcel carries: its line items as the store said, its products, or else the whole order. */
 function parcelItems(order: SessionOrder, shipment: SessionOrder['shipments'][number]): ParcelItem[] {

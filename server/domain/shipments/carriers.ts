@@ -2,35 +2,12 @@
 // (docs/carriers.md). Pure functions: the formats are data in carrier-formats.ts; this file holds the
 // check-digit algorithms (once each, by the names jkeen/tracking_number_data uses) and the rule that
 // picks one format when several match.
+import { CARRIER_SLUGS, type CarrierSlug } from '../../../contract/carriers.js';
 import { CARRIER_FORMATS, type CarrierFormat } from './carrier-formats.js';
 
-/** Documented courier slugs, lower-case. "unknown" is not one: it is what an undetectable number is stored with. */
-export const CARRIER_SLUGS = [
-  'ups',
-  'usps',
-  'fedex',
-  'dhl',
-  'ontrac',
-  'lasership',
-  'amazon',
-  'canada_post',
-  'purolator',
-  's10',
-  'dpd',
-  'canpar',
-  'speedee',
-  'yodel',
-  'landmark',
-  'old_dominion',
-  'yunexpress',
-  'gofo',
-] as const;
-
-export type CarrierSlug = (typeof CARRIER_SLUGS)[number];
-
-export function isCarrierSlug(value: string): value is CarrierSlug {
-  return (CARRIER_SLUGS as readonly string[]).includes(value);
-}
+// The slugs and isCarrierSlug come from the contract's carrier table (contract/carriers.ts, which also
+// names each carrier), re-exported here for the domain's importers.
+export { CARRIER_SLUGS, isCarrierSlug, type CarrierSlug } from '../../../contract/carriers.js';
 
 // ---------------------------------------------------------------------------------------------
 // courier_id aliases

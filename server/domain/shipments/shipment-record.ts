@@ -15,10 +15,9 @@ export type ShipmentInput = z.output<typeof ShipmentRequest>;
 export const UNKNOWN_COURIER = 'unknown';
 /**
  * The courier a documented sandbox number (docs/tracking.md) is registered with when no carrier is
- * named: the sandbox tracking provider plays its script whatever the carrier, so it is tracked.
- * Like "unknown", not a slug a merchant can send.
+ * named (contract/carriers.ts holds it, with its name). Like "unknown", not a slug a merchant can send.
  */
-export const SANDBOX_COURIER = 'sandbox';
+export { SANDBOX_COURIER } from '../../../contract/carriers.js';
 /** The sandbox provider's scripted numbers (server/tracking/sandbox.ts plays one script for each). */
 export const SANDBOX_TRACKING_NUMBERS = ['SBXINTRANSIT', 'SBXOUTFORDELIVERY', 'SBXDELIVERED', 'SBXEXCEPTION', 'SBXRETURNED'] as const;
 export type SandboxTrackingNumber = (typeof SANDBOX_TRACKING_NUMBERS)[number];

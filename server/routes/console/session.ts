@@ -1,4 +1,5 @@
-// Logging in and out of the console, and choosing a password through a setup link. Login is
+// Logging in and out of the console, and choosing a password through a setup link (asked about
+// first, so a spent link is said to be spent before the form is offered). Login is
 // throttled per account and address, per address, and per account at a much higher ceiling, with
 // one generic answer whatever failed (no account enumeration); the throttle counts in PostgreSQL,
 // so every instance shares it.
@@ -6,7 +7,7 @@ import { initServer } from '@ts-rest/express';
 import type { Request, Response } from 'express';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import { consoleSessionContract } from '../../../contract/console/index.js';
-import { changePassword, type ConsoleSessionRecord, csrfTokenOf, destroySession, normalizedEmail, openSession, setPasswordWithToken, verifyLogin } from '../../domain/access/index.js';
+import { changePassword, checkSetupToken, type ConsoleSessionRecord, csrfTokenOf, destroySession, normalizedEmail, openSession, setPasswordWithToken, verifyLogin } from '../../domain/access/index.js';
 import { AppError } from '../../domain/kernel/index.js';
 
 import type { AppDeps } from '../../deps.js';
@@ -97,6 +98,12 @@ export function consoleSessionRouter({ db, clock, logger }: AppDeps) {
       const fresh = await openSession(db, user, clock.now());
       setSessionCookie(req, res, fresh);
       return { status: 200, body: toSession(fresh) };
+    },
+    checkSetup: async ({ body, req, res }) => {
+      // Held to the setup's counter: each unknown token asked about is a failure, as at the setup.
+      await admit(req, res, null);
+      await checkSetupToken(db, body.token, clock.now()).catch((error: unknown) => failed(req, null, error));
+      return { status: 200, body: { valid: true as const } };
     },
     setup: async ({ body, req, res }) => {
       await admit(req, res, null);

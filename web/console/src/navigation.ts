@@ -1,4 +1,8 @@
-// Where the console goes: the page after login, and the navigation.
+// Where the console goes: the page after login, and the navigation (an item only for the roles the
+// server lets use its page).
+import { consoleContract } from '../../../contract/console/index.js';
+import type { ConsoleRole } from '../../../contract/policy.js';
+import { mayCall } from './api';
 
 /** The page a user lands on after logging in, and the console's root. */
 export const HOME_PATH = '/overview';
@@ -15,5 +19,15 @@ export const NAV_ITEMS = [
   { label: 'API keys', to: '/keys' },
   { label: 'Settings', to: '/settings' },
 ] as const;
+
+/**
+ * The items a role is offered: an area whose every route the server refuses the role is left out,
+ * by the same policy as the API's (Developers: owners and admins).
+ */
+const NEEDS: Partial<Record<(typeof NAV_ITEMS)[number]['to'], ReadonlyArray<{ metadata?: unknown }>>> = {
+  '/developers': Object.values(consoleContract.developers),
+};
+
+export const navItemsFor = (role: ConsoleRole) => NAV_ITEMS.filter((item) => (NEEDS[item.to] ?? []).every((route) => mayCall(route, role)));
 
 export const PRODUCT_NAME = 'Merchant console';

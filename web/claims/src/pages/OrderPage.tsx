@@ -1,5 +1,6 @@
 // /claims/{store}/order: the session's order. Its parcels, each with its carrier, tracking and
-// scans, and the way to file a claim on it (or to the claim already open on it); the order's claims;
+// scans, and the way to file a claim on it, or to its claim in the words of that claim's status (a
+// settled one leaves filing again open); the order's claims;
 // what was ordered. An order without shipment protection, or a cancelled one, gets the store's
 // contact and no way to file here.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -90,7 +91,14 @@ function OrderDetails({ order, storeSlug }: { order: Order; storeSlug: string })
           <ul className="plain-list parcels">
             {order.shipments.map((shipment, index) => (
               <li key={shipment.tracking_number}>
-                <ParcelCard shipment={shipment} index={index} count={order.shipments.length} storeSlug={storeSlug} mayFile={mayFile} />
+                <ParcelCard
+                  shipment={shipment}
+                  index={index}
+                  count={order.shipments.length}
+                  storeSlug={storeSlug}
+                  mayFile={mayFile}
+                  claim={parcelClaim(order, shipment)}
+                />
               </li>
             ))}
           </ul>
@@ -104,15 +112,38 @@ function OrderDetails({ order, storeSlug }: { order: Order; storeSlug: string })
   );
 }
 
+type ClaimSummary = Order['claims'][number];
+
+/**
+ * The claim a parcel's card speaks of: its open claim (one at a time), else its latest claim, which
+ * was settled (a new one may be filed); none when the parcel never had one.
+ */
+function parcelClaim(order: Order, shipment: Shipment): ClaimSummary | null {
+  if (shipment.open_claim_id !== null) return order.claims.find((claim) => claim.id === shipment.open_claim_id) ?? null;
+  return order.claims.filter((claim) => claim.tracking_number === shipment.tracking_number).at(-1) ?? null;
+}
+
+/** What the parcel's claim has come to, in the words of its status (the claims list's badge says the same). */
+const PARCEL_CLAIM_TEXT: Record<ClaimSummary['status'], string> = {
+  open: 'A claim on this parcel was received; the store will review it.',
+  in_review: 'A claim on this parcel is being reviewed.',
+  approved: 'A claim on this parcel was approved.',
+  denied: 'A claim on this parcel was declined.',
+  paid: 'A claim on this parcel was paid.',
+  closed: 'A claim on this parcel was closed.',
+};
+
 interface ParcelCardProps {
   shipment: Shipment;
   index: number;
   count: number;
   storeSlug: string;
   mayFile: boolean;
+  /** The parcel's open claim, else its latest one, if any. */
+  claim: ClaimSummary | null;
 }
 
-function ParcelCard({ shipment, index, count, storeSlug, mayFile }: ParcelCardProps) {
+function ParcelCard({ shipment, index, count, storeSlug, mayFile, claim }: ParcelCardProps) {
   const id = useId();
   const title = count === 1 ? 'Your parcel' : `Parcel ${index + 1} of ${count}`;
   return (
@@ -174,7 +205,7 @@ function ParcelCard({ shipment, index, count, storeSlug, mayFile }: ParcelCardPr
 
       {!mayFile ? null : shipment.open_claim_id !== null ? (
         <p className="parcel-action">
-          <span className="muted">A claim on this parcel is open. </span>
+          <span className="muted">{claim === null ? 'A claim on this parcel is open. ' : `${PARCEL_CLAIM_TEXT[claim.status]} `}</span>
           <Link to="/$storeSlug/claims/$claimId" params={{ storeSlug, claimId: shipment.open_claim_id }} className="button secondary">
             See your claim
             <span className="visually-hidden">{` on parcel ${shipment.tracking_number}`}</span>
@@ -182,6 +213,15 @@ function ParcelCard({ shipment, index, count, storeSlug, mayFile }: ParcelCardPr
         </p>
       ) : (
         <p className="parcel-action">
+          {claim === null ? null : (
+            <>
+              <span className="muted">{`${PARCEL_CLAIM_TEXT[claim.status]} `}</span>
+              <Link to="/$storeSlug/claims/$claimId" params={{ storeSlug, claimId: claim.id }} className="button secondary">
+                See your claim
+                <span className="visually-hidden">{` on parcel ${shipment.tracking_number}`}</span>
+              </Link>{' '}
+            </>
+          )}
           <Link to="/$storeSlug/order/claim" params={{ storeSlug }} search={{ tracking: shipment.tracking_number }} className="button primary">
             File a claim
             <span className="visually-hidden">{` on parcel ${shipment.tracking_number}`}</span>

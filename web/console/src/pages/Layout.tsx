@@ -4,7 +4,7 @@ import { Link, Outlet, useMatchRoute, useNavigate, useRouterState } from '@tanst
 import { useEffect, useRef } from 'react';
 import { api, ApiError, bodyOf, errorMessage, forgetSession, sessionQuery } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { NAV_ITEMS, PRODUCT_NAME } from '../navigation';
+import { NAV_ITEMS, navItemsFor, PRODUCT_NAME } from '../navigation';
 
 export function Layout() {
   const { data: session } = useSuspenseQuery(sessionQuery);
@@ -69,7 +69,7 @@ export function Layout() {
       <div className="shell">
         <nav className="sidebar" aria-label="Console">
           <ul>
-            {NAV_ITEMS.map((item) => (
+            {navItemsFor(session.user.role).map((item) => (
               <li key={item.to}>
                 <Link to={item.to} className="nav-link" activeProps={{ className: 'active' }} activeOptions={{ exact: exactFor(item.to) }}>
                   {item.label}

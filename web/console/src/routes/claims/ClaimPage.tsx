@@ -9,6 +9,7 @@ import { ApiError, errorMessage, sessionQuery } from '../../api';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { PRODUCT_NAME } from '../../navigation';
 import { centsOfMajor, formatCents } from '../../format';
+import { ClaimContactSection } from './ClaimContactSection';
 import { ClaimDecisionSection } from './ClaimDecisionSection';
 import { ClaimEvidenceSection } from './ClaimEvidenceSection';
 import { ClaimHistorySection } from './ClaimHistorySection';
@@ -69,6 +70,7 @@ export function ClaimPage() {
               <ClaimPhotosSection claim={detail.data.claim} />
             </div>
             <div>
+              <ClaimContactSection detail={detail.data} order={order} role={role} />
               <ClaimEvidenceSection claim={detail.data.claim} order={order} />
               {/* Keyed by claim: a note or an outcome never carries over to another claim. */}
               <ClaimDecisionSection key={detail.data.claim.id} detail={detail.data} role={role} />

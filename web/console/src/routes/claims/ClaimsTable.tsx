@@ -5,11 +5,15 @@ import { centsOfMajor, formatCents, formatDateTime } from '../../format';
 import { ClaimStatusBadge } from './ClaimStatusBadge';
 import { REASON_LABEL, type Claim } from './claims';
 
-/** What a claim is about: one shipment, some items, or the whole order. */
+/**
+ * What a claim is about: a claim with a tracking number is on that parcel (all of it, or some of
+ * its items); one without is on the whole order (all of it, or some of its items).
+ */
 function coverage(claim: Claim): string {
   const units = claim.items.reduce((sum, item) => sum + item.quantity, 0);
-  const items = claim.items.length === 0 ? 'Whole order' : `${units} ${units === 1 ? 'unit' : 'units'} of ${claim.items.length} ${claim.items.length === 1 ? 'item' : 'items'}`;
-  return claim.tracking_number === null ? items : `${items}, shipment ${claim.tracking_number}`;
+  const items = `${units} ${units === 1 ? 'unit' : 'units'} of ${claim.items.length} ${claim.items.length === 1 ? 'item' : 'items'}`;
+  if (claim.tracking_number !== null) return claim.items.length === 0 ? `Parcel ${claim.tracking_number}` : `${items} in parcel ${claim.tracking_number}`;
+  return claim.items.length === 0 ? 'Whole order' : items;
 }
 
 export function ClaimsTable({ claims, caption }: { claims: readonly Claim[]; caption: string }) {

@@ -79,7 +79,7 @@ export interface Decision {
   verb: string;
   /** The confirmation's question. */
   question: string;
-  /** What it does, in the confirmation. */
+  /** What it does, in the confirmation, after "From <status> to <status>." (so it does not say the move again). */
   consequence: string;
   /** The confirmation's button. */
   confirm: string;
@@ -94,7 +94,7 @@ export const DECISION: Record<ClaimStatus, Decision> = {
   open: {
     verb: 'Reopen',
     question: 'Reopen this claim?',
-    consequence: 'The claim becomes open again and blocks cancelling the order.',
+    consequence: 'It blocks cancelling the order again.',
     confirm: 'Reopen claim',
     done: 'The claim is open again.',
     tone: 'secondary',
@@ -102,7 +102,7 @@ export const DECISION: Record<ClaimStatus, Decision> = {
   in_review: {
     verb: 'Start review',
     question: 'Start reviewing this claim?',
-    consequence: 'The claim moves to In review. It stays open: the order, and the shipment it names, still cannot be cancelled.',
+    consequence: 'It stays open: the order, and the shipment it names, still cannot be cancelled.',
     confirm: 'Start review',
     done: 'The claim is now in review.',
     tone: 'secondary',
@@ -110,7 +110,7 @@ export const DECISION: Record<ClaimStatus, Decision> = {
   approved: {
     verb: 'Approve',
     question: 'Approve this claim?',
-    consequence: 'The claim becomes Approved and stays open until it is marked as paid or closed. Approving sends no money.',
+    consequence: 'It stays open until it is marked as paid or closed. Approving sends no money.',
     confirm: 'Approve claim',
     done: 'The claim is approved.',
     tone: 'primary',
@@ -118,7 +118,7 @@ export const DECISION: Record<ClaimStatus, Decision> = {
   denied: {
     verb: 'Deny',
     question: 'Deny this claim?',
-    consequence: 'The claim becomes Denied. This is final: a denied claim cannot move again.',
+    consequence: 'This is final: a denied claim cannot move again.',
     confirm: 'Deny claim',
     done: 'The claim is denied.',
     tone: 'danger',
@@ -134,7 +134,7 @@ export const DECISION: Record<ClaimStatus, Decision> = {
   closed: {
     verb: 'Close claim',
     question: 'Close this claim?',
-    consequence: 'The claim becomes Closed. This is final: a closed claim cannot move again.',
+    consequence: 'This is final: a closed claim cannot move again.',
     confirm: 'Close claim',
     done: 'The claim is closed.',
     tone: 'secondary',

@@ -6,7 +6,8 @@ import { errorMessage } from '../../api';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Section } from '../../components/Section';
-import { formatDateTime } from '../../format';
+import { TableScroll } from '../../components/TableScroll';
+import { Truncated, When } from './EndpointParts';
 import { platformsQuery, type Platform } from './queries';
 
 export function PlatformsSection() {
@@ -23,7 +24,9 @@ export function PlatformsSection() {
       ) : platforms.data.length === 0 ? (
         <p className="empty-state">No platform is connected to this store. Your operator connects one.</p>
       ) : (
-        <PlatformTable platforms={platforms.data} idPrefix={id} />
+        <TableScroll label="Connected platforms">
+          <PlatformTable platforms={platforms.data} idPrefix={id} />
+        </TableScroll>
       )}
     </Section>
   );
@@ -33,12 +36,16 @@ function PlatformTable({ platforms, idPrefix }: { platforms: readonly Platform[]
   // The platform posts to this service's own origin: the one the console is served from.
   const origin = window.location.origin;
   return (
-    <table className="table dev-table">
+    <table className="table dev-table dev-platforms">
       <caption className="visually-hidden">Connected platforms, oldest connection first</caption>
       <thead>
         <tr>
-          <th scope="col">Platform</th>
-          <th scope="col">Connected since</th>
+          <th scope="col" className="dev-col-platform">
+            Platform
+          </th>
+          <th scope="col" className="dev-col-time">
+            Connected since
+          </th>
           <th scope="col">Webhook URL</th>
         </tr>
       </thead>
@@ -49,16 +56,14 @@ function PlatformTable({ platforms, idPrefix }: { platforms: readonly Platform[]
           return (
             <tr key={platform.slug}>
               <td data-label="Platform">
-                <code>{platform.slug}</code>
+                <Truncated value={platform.slug} code />
               </td>
               <td data-label="Connected since">
-                <time dateTime={platform.connected_at}>{formatDateTime(platform.connected_at)}</time>
+                <When iso={platform.connected_at} />
               </td>
-              <td data-label="Webhook URL">
-                <span className="dev-stack">
-                  <code className="dev-url" id={urlId}>
-                    {url}
-                  </code>
+              <td data-label="Webhook URL" className="dev-cell-block">
+                <span className="dev-inline">
+                  <Truncated value={url} code className="dev-platform-url" id={urlId} />
                   <CopyButton text={url} targetId={urlId} what={`the webhook URL of ${platform.slug}`} />
                 </span>
               </td>

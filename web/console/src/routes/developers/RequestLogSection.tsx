@@ -1,101 +1,133 @@
-// The last 24 hours of requests the store's keys made, newest first, a hundred at a time. The
+// The last 24 hours of requests the store's keys made, newest first, 50 a page, paged like the
+// console's other lists (the trail of cursors in the URL: Back and a reload keep the page). The
 // server keeps no header, query or body of them: nothing here can hold personal data.
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useRef } from 'react';
-import { errorMessage } from '../../api';
-import { ErrorMessage } from '../../components/ErrorMessage';
+import { useQuery } from '@tanstack/react-query';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { useEffect, useRef, type Ref } from 'react';
+import { REQUEST_LOG_PAGE_LIMIT } from '../../../../../contract/console/developers.js';
+import { CursorPager } from '../../components/CursorPager';
+import { ListLoadError } from '../../components/ListLoadError';
 import { Section } from '../../components/Section';
 import { TableScroll } from '../../components/TableScroll';
-import { formatDateTime } from '../../format';
+import { Truncated, When } from './EndpointParts';
 import { requestLogQuery, type RequestLogLine } from './queries';
+import '../../components/compact-table.css';
 
+const route = getRouteApi('/logged-in/developers');
 const MODE_LABEL: Record<RequestLogLine['mode'], string> = { live: 'Live', test: 'Test' };
 
 export function RequestLogSection() {
-  const log = useInfiniteQuery(requestLogQuery);
-  const endRef = useRef<HTMLParagraphElement>(null);
-  const lines = log.data?.pages.flatMap((page) => page.data) ?? [];
-
-  const loadMore = async () => {
-    const result = await log.fetchNextPage();
-    // The button goes away with the last page: keep the keyboard's place on the line that says so.
-    if (!result.hasNextPage) endRef.current?.focus();
-  };
+  const search = route.useSearch();
+  const cursors = search.log ?? [];
+  const log = useQuery(requestLogQuery(cursors.at(-1)));
+  const pageNumber = cursors.length + 1;
+  const tableRef = useRef<HTMLTableElement>(null);
+  // After a page change the link pressed may be gone: focus goes to the new page's table.
+  const trail = cursors.join(' ');
+  const shownTrail = useRef(trail);
+  useEffect(() => {
+    if (!log.isSuccess || trail === shownTrail.current) return;
+    shownTrail.current = trail;
+    tableRef.current?.focus();
+  }, [trail, log.isSuccess]);
+  const lines = log.data?.data ?? [];
 
   return (
     <Section
       title="Request log"
-      description="Requests made with your store's API keys in the last 24 hours, newest first. Only the method, path, status, duration and request id are kept: no headers, query strings, bodies or personal data."
+      description={`Requests made with your store's API keys in the last 24 hours, newest first, ${REQUEST_LOG_PAGE_LIMIT} a page. Only the method, path, status, duration and request id are kept: no headers, query strings, bodies or personal data.`}
     >
+      <p className="visually-hidden" role="status">
+        {log.isSuccess && lines.length > 0 ? `Request log page ${pageNumber}: ${lines.length} requests.` : ''}
+      </p>
       {log.isPending ? (
         <p className="muted" aria-live="polite">
           Loading the request log…
         </p>
-      ) : log.isError && lines.length === 0 ? (
-        <ErrorMessage message={`The request log could not be loaded: ${errorMessage(log.error)}`} />
-      ) : lines.length === 0 ? (
-        <p className="empty-state">No requests in the last 24 hours.</p>
+      ) : log.isError ? (
+        <ListLoadError
+          error={log.error}
+          what="the request log"
+          firstPage={
+            <Link to="/developers" search={{}}>
+              Go to the first page of the request log
+            </Link>
+          }
+        />
       ) : (
         <>
-          <TableScroll label="Request log">
-            <RequestTable lines={lines} />
-          </TableScroll>
-          <ErrorMessage message={log.isFetchNextPageError ? `More requests could not be loaded: ${errorMessage(log.error)}` : undefined} />
-          <div className="dev-more">
-            <p className="muted dev-small" ref={endRef} tabIndex={-1} role="status">
-              {log.hasNextPage ? `Showing the latest ${lines.length} requests.` : `Showing all ${lines.length} requests of the last 24 hours.`}
-            </p>
-            {log.hasNextPage ? (
-              <button type="button" className="button secondary" onClick={() => void loadMore()} disabled={log.isFetchingNextPage}>
-                {log.isFetchingNextPage ? 'Loading…' : 'Load more'}
-              </button>
-            ) : null}
-          </div>
+          {lines.length === 0 ? (
+            <p className="empty-state">{pageNumber > 1 ? 'No older requests in the last 24 hours.' : 'No requests in the last 24 hours.'}</p>
+          ) : (
+            <TableScroll label="Request log">
+              <RequestTable ref={tableRef} lines={lines} caption={`Requests of the last 24 hours, newest first, page ${pageNumber}`} />
+            </TableScroll>
+          )}
+          <CursorPager
+            label="Pages of the request log"
+            cursors={cursors}
+            nextCursor={log.data.next_cursor}
+            link={(pages, text) => (
+              <Link to="/developers" search={pages === undefined ? {} : { log: pages }} className="button secondary" resetScroll={false}>
+                {text}
+              </Link>
+            )}
+          />
         </>
       )}
     </Section>
   );
 }
 
-function RequestTable({ lines }: { lines: readonly RequestLogLine[] }) {
+function RequestTable({ lines, caption, ref }: { lines: readonly RequestLogLine[]; caption: string; ref: Ref<HTMLTableElement> }) {
   return (
-    <table className="table dev-table">
-      <caption className="visually-hidden">Requests of the last 24 hours, newest first</caption>
+    <table className="compact-table dev-log" ref={ref} tabIndex={-1}>
+      <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
-          <th scope="col">Time</th>
-          <th scope="col">Mode</th>
-          <th scope="col">Method</th>
+          <th scope="col" className="dev-col-logtime">
+            Time
+          </th>
+          <th scope="col" className="dev-col-mode">
+            Mode
+          </th>
+          <th scope="col" className="dev-col-method">
+            Method
+          </th>
           <th scope="col">Path</th>
-          <th scope="col">Status</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Request ID</th>
+          <th scope="col" className="dev-col-code">
+            Status
+          </th>
+          <th scope="col" className="dev-col-duration">
+            Duration
+          </th>
+          <th scope="col" className="dev-col-request">
+            Request ID
+          </th>
         </tr>
       </thead>
       <tbody>
         {/* A request id is the caller's to choose and may repeat: the position keys the row. */}
         {lines.map((line, index) => (
           <tr key={`${index}-${line.request_id}`}>
-            <td data-label="Time">
-              <time dateTime={line.at}>{formatDateTime(line.at)}</time>
+            <td>
+              <When iso={line.at} />
             </td>
-            <td data-label="Mode">
+            <td>
               <span className={`badge ${line.mode}`}>{MODE_LABEL[line.mode]}</span>
             </td>
-            <td data-label="Method">
+            <td>
               <code>{line.method}</code>
             </td>
-            <td data-label="Path">
-              <code className="dev-url">{line.path}</code>
+            <td>
+              <Truncated value={line.path} code />
             </td>
-            <td data-label="Status">
+            <td className="number">
               <span className={line.status >= 400 ? 'dev-status-error' : undefined}>{line.status}</span>
             </td>
-            <td data-label="Duration" className="dev-number">
-              {line.duration_ms} ms
-            </td>
-            <td data-label="Request ID">
-              <code className="dev-url">{line.request_id}</code>
+            <td className="number">{line.duration_ms} ms</td>
+            <td>
+              <Truncated value={line.request_id} code />
             </td>
           </tr>
         ))}

@@ -1,9 +1,11 @@
 // How the developers pages word the API's codes. The API's fields are open strings in places (a
 // delivery's error), so every lookup falls back to the code itself.
-import { ALL_EVENTS } from '../../../../../contract/merchant-events.js';
+import { ALL_EVENTS, EVENT_TYPES } from '../../../../../contract/merchant-events.js';
+import { SECRET_ROTATION_OVERLAP_HOURS } from '../../../../../contract/webhook-endpoints.js';
 import type { Delivery, Endpoint } from './queries';
 
 type Attempt = Delivery['attempts'][number];
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Why an attempt got no 2xx (the sender's error codes), in words. */
 const DELIVERY_ERRORS: Record<string, string> = {
@@ -24,8 +26,21 @@ export function attemptResult(attempt: Attempt): string {
   return attempt.status_code === null ? reason : `${attempt.status_code} · ${reason}`;
 }
 
-/** The event types an endpoint receives, as a list (or all of them). */
-export const receivesAll = (endpoint: Endpoint): boolean => endpoint.events.includes(ALL_EVENTS);
+/** The same, shorter, beside a status badge that already says whether it succeeded: "200", "500 · Failed", "Timed out". */
+export const attemptBrief = (attempt: Attempt): string =>
+  attempt.succeeded && attempt.status_code !== null ? String(attempt.status_code) : attemptResult(attempt);
+
+export const DELIVERY_STATUS_LABEL: Record<Delivery['status'], string> = { pending: 'Pending', succeeded: 'Succeeded', failed: 'Failed' };
+
+/** The status badge's class (colours repeat the word, never replace it). */
+export const DELIVERY_STATUS_CLASS: Record<Delivery['status'], string> = { pending: 'dev-pending', succeeded: 'active', failed: 'revoked' };
+
+/** Whether the endpoint receives every event type, including ones added later. */
+export const receivesAll = (endpoint: Pick<Endpoint, 'events'>): boolean => endpoint.events.includes(ALL_EVENTS);
+
+/** The event types an endpoint receives, in the contract's order: every one for "*". */
+export const typesReceived = (endpoint: Pick<Endpoint, 'events'>): EventType[] =>
+  EVENT_TYPES.filter((type) => receivesAll(endpoint) || endpoint.events.includes(type));
 
 export function endpointStatus(endpoint: Endpoint): string {
   if (endpoint.status === 'enabled') return 'Enabled';
@@ -37,5 +52,21 @@ export const disabledNote = (endpoint: Endpoint): string | null =>
   endpoint.status === 'enabled'
     ? null
     : endpoint.disabled_reason === 'failing'
-      ? 'Every attempt of a delivery failed for about three days. Re-enable it with PATCH /v1/webhook_endpoints/{id} and "enabled": true.'
-      : 'Disabled by an update; re-enable it with PATCH /v1/webhook_endpoints/{id} and "enabled": true.';
+      ? 'A delivery failed at every attempt until its retries were used up, so it was disabled. Fix the receiver, enable it, then resend what it missed from its deliveries.'
+      : 'Disabled: nothing is sent to it. Enable it to send the deliveries still waiting; events that happened meanwhile are not sent.';
+
+/** What a rotation promises, in one sentence (the contract's overlap). */
+export const ROTATION_OVERLAP = `For ${SECRET_ROTATION_OVERLAP_HOURS} hours the current secret keeps signing every delivery beside the new one, so your receiver can switch without missing an event.`;
+
+/** What each event type tells, in a few words (the contract describes each in full). */
+export const EVENT_TYPE_HINT: Record<EventType, string> = {
+  'order.created': 'an order is registered',
+  'order.repriced': "an order's premium changes",
+  'order.cancelled': 'an order is cancelled',
+  'premium.reversed': 'a refund gives premium back',
+  'shipment.created': 'a tracking number is registered',
+  'shipment.delivery_status_changed': "a shipment's delivery status changes",
+  'shipment.cancelled': 'a shipment is cancelled',
+  'claim.created': 'a claim is filed',
+  'claim.status_changed': "a claim's status changes",
+};

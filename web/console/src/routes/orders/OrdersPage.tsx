@@ -1,5 +1,6 @@
-// /orders: the store's orders, newest first, a page at a time, or those a search finds (a source
-// order id, an order number, or the shopper's whole email). The search and the page are in the URL.
+// /orders: the store's orders by the day each was placed, newest first, a page at a time: searched
+// by the start of an order number, the shopper's email or name, or a claim reference, and filtered
+// by status, protection and the days placed. The search, the filters and the page are in the URL.
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState, type FormEvent, type Ref } from 'react';
@@ -9,16 +10,29 @@ import { ListLoadError } from '../../components/ListLoadError';
 import { TableScroll } from '../../components/TableScroll';
 import { formatCents, formatDateTime } from '../../format';
 import { PRODUCT_NAME } from '../../navigation';
+import { describeFilters, OrderFilters } from './OrderFilters';
 import { orderStatusLabel, protectionLabel, type OrderSummary } from './labels';
 import { orderSearchQuery } from './queries';
+import { isFiltered, queryOf, withChange, type OrdersQuery } from './search-params';
+import '../../components/filter-pill.css';
 import './orders.css';
 
 const route = getRouteApi('/logged-in/orders');
 
+/** What the list shows, in words: “1002”, cancelled, placed from Nov 3, 2026 to Nov 4, 2026. */
+function describe(query: OrdersQuery): string {
+  return [query.q === undefined ? null : `matching “${query.q}”`, describeFilters(query)].filter((part) => part !== null && part !== '').join(', ');
+}
+
 export function OrdersPage() {
   const { data: session } = useSuspenseQuery(sessionQuery);
-  const { q = '', cursors = [] } = route.useSearch();
-  const results = useQuery(orderSearchQuery(q, cursors.at(-1)));
+  const search = route.useSearch();
+  const cursors = search.cursors ?? [];
+  const query = queryOf(search);
+  const q = query.q ?? '';
+  const filtered = isFiltered(query);
+  const described = describe(query);
+  const results = useQuery(orderSearchQuery(query, cursors.at(-1)));
   const pageNumber = cursors.length + 1;
   const tableRef = useRef<HTMLTableElement>(null);
   // After "Next page", "Previous page" or Back, the link pressed may be gone: focus goes to the new
@@ -31,16 +45,26 @@ export function OrdersPage() {
     tableRef.current?.focus();
   }, [trail, results.isSuccess]);
 
+  const rows = results.data?.data ?? [];
   return (
     <>
-      <title>{`${q === '' ? 'Orders' : `Orders matching “${q}”`} · ${session?.store.name ?? ''} · ${PRODUCT_NAME}`}</title>
+      <title>{`Orders${described === '' ? '' : ` ${described}`} · ${session?.store.name ?? ''} · ${PRODUCT_NAME}`}</title>
       <div className="page-header">
         <h1>Orders</h1>
       </div>
-      <SearchForm q={q} />
+      <SearchForm q={q} query={query} />
+      <OrderFilters query={query} />
+      {described === '' ? null : (
+        <p className="orders-current">
+          Showing orders: <strong>{described}</strong>.{' '}
+          <Link to="/orders" search={{}}>
+            Show every order
+          </Link>
+        </p>
+      )}
       {/* Always in the page, so what a search found is announced (a region inserted with its text often is not). */}
       <p className="visually-hidden" role="status">
-        {results.isSuccess ? (results.data.data.length === 0 ? 'No orders found.' : `Page ${pageNumber}: ${results.data.data.length} orders.`) : ''}
+        {results.isSuccess ? (rows.length === 0 ? 'No orders found.' : `Page ${pageNumber}: ${rows.length} orders.`) : ''}
       </p>
 
       {results.isPending ? (
@@ -52,32 +76,34 @@ export function OrdersPage() {
           error={results.error}
           what="orders"
           firstPage={
-            <Link to="/orders" search={{}}>
-              Go to the first page of orders
+            <Link to="/orders" search={query}>
+              Go to the first page of these orders
             </Link>
           }
         />
       ) : (
         <>
-          {results.data.data.length === 0 ? (
+          {rows.length === 0 ? (
             <p className="empty-state">
-              {q === ''
-                ? pageNumber === 1
-                  ? 'No orders yet. Orders appear here once your store registers them through the API or a platform.'
-                  : 'No more orders.'
-                : `No order matches “${q}”. Search by the whole source order id, order number or email.`}
+              {pageNumber > 1
+                ? 'No more orders.'
+                : q !== ''
+                  ? `No order matches “${q}”${filtered ? ' with these filters' : ''}. Search by the start of an order number, an email or a name, or by a claim reference.`
+                  : filtered
+                    ? 'No order matches these filters.'
+                    : 'No orders yet. Orders appear here once your store registers them through the API or a platform.'}
             </p>
           ) : (
             <TableScroll label="Orders found">
-              <OrderTable ref={tableRef} orders={results.data.data} q={q} pageNumber={pageNumber} />
+              <OrderTable ref={tableRef} orders={rows} caption={`Orders${described === '' ? '' : ` ${described}`}, newest placed first, page ${pageNumber}`} />
             </TableScroll>
           )}
           <CursorPager
             label="Pages of orders"
             cursors={cursors}
             nextCursor={results.data.next_cursor}
-            link={(trail, text) => (
-              <Link to="/orders" search={{ ...(q === '' ? {} : { q }), ...(trail === undefined ? {} : { cursors: trail }) }} className="button secondary">
+            link={(pages, text) => (
+              <Link to="/orders" search={{ ...query, ...(pages === undefined ? {} : { cursors: pages }) }} className="button secondary">
                 {text}
               </Link>
             )}
@@ -88,7 +114,7 @@ export function OrdersPage() {
   );
 }
 
-function SearchForm({ q }: { q: string }) {
+function SearchForm({ q, query }: { q: string; query: OrdersQuery }) {
   const id = useId();
   const navigate = route.useNavigate();
   const [text, setText] = useState(q);
@@ -103,15 +129,15 @@ function SearchForm({ q }: { q: string }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const wanted = text.trim();
-    // A new search starts at its first page.
-    void navigate({ search: wanted === '' ? {} : { q: wanted } });
+    // A new search keeps the filters and starts at its first page.
+    void navigate({ search: withChange(query, { q: wanted === '' ? undefined : wanted }) });
   };
 
   return (
     <form className="orders-search" role="search" aria-label="Orders" onSubmit={submit}>
       <label htmlFor={`${id}-q`}>Search orders</label>
       <p className="field-hint" id={`${id}-hint`}>
-        A source order id, an order number, or the shopper&apos;s email. Leave it empty to list every order.
+        The start of an order number (#1002 or 1002), of the shopper&apos;s email or name, or a claim reference. Leave it empty to list every order.
       </p>
       <div className="orders-search-row">
         <input
@@ -130,63 +156,69 @@ function SearchForm({ q }: { q: string }) {
           Search
         </button>
       </div>
-      {q === '' ? null : (
-        <p className="orders-search-current">
-          Showing orders matching <strong>“{q}”</strong>.{' '}
-          <Link to="/orders" search={{}}>
-            Show every order
-          </Link>
-        </p>
-      )}
     </form>
   );
 }
 
-interface OrderTableProps {
-  orders: readonly OrderSummary[];
-  q: string;
-  pageNumber: number;
-  ref: Ref<HTMLTableElement>;
-}
-
-function OrderTable({ orders, q, pageNumber, ref }: OrderTableProps) {
+function OrderTable({ orders, caption, ref }: { orders: readonly OrderSummary[]; caption: string; ref: Ref<HTMLTableElement> }) {
   return (
     <table className="table orders-table" ref={ref} tabIndex={-1}>
-      <caption className="visually-hidden">{`${q === '' ? 'Orders' : `Orders matching “${q}”`}, newest first, page ${pageNumber}`}</caption>
+      <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
           <th scope="col">Order</th>
-          <th scope="col">Number</th>
-          <th scope="col">Status</th>
+          <th scope="col">Customer</th>
+          <th scope="col">Placed</th>
+          <th scope="col" className="orders-money-heading">
+            Total
+          </th>
           <th scope="col">Protection</th>
-          <th scope="col">Net premium</th>
-          <th scope="col">Created</th>
+          <th scope="col">Status</th>
         </tr>
       </thead>
       <tbody>
         {orders.map((order) => (
           <tr key={order.id}>
             <td data-label="Order">
-              <span className="orders-order-cell">
+              <span className="orders-stack">
                 <Link to="/orders/$sourceOrderId" params={{ sourceOrderId: order.source_order_id }} className="orders-order-link">
-                  {order.source_order_id}
+                  {order.source_order_number}
                 </Link>
-                {order.has_pii ? null : <span className="orders-erased">Personal data erased</span>}
+                <span className="muted orders-secondary orders-number">{order.order_number}</span>
               </span>
             </td>
-            <td data-label="Number">
-              <span className="orders-number">{order.order_number}</span>
-              {order.source_order_number === order.source_order_id ? null : <span className="muted orders-source-number">{order.source_order_number}</span>}
+            <td data-label="Customer">
+              {order.has_pii ? (
+                order.customer_name === null ? (
+                  <span className="muted">No name given</span>
+                ) : (
+                  <span className="orders-customer">{order.customer_name}</span>
+                )
+              ) : (
+                <span className="orders-erased">Personal data erased</span>
+              )}
+            </td>
+            <td data-label="Placed">
+              <span className="orders-stack">
+                <time dateTime={order.placed_on}>{formatDateTime(order.placed_on)}</time>
+                <span className="muted orders-secondary">
+                  Registered <time dateTime={order.created_on}>{formatDateTime(order.created_on)}</time>
+                </span>
+              </span>
+            </td>
+            <td data-label="Total" className="orders-money">
+              {order.order_total_cents === null ? <span className="muted">Not sent</span> : formatCents(order.order_total_cents)}
+            </td>
+            <td data-label="Protection">
+              <span className="orders-stack">
+                <span className={`orders-protection ${order.insurance_selected ? 'orders-protection-yes' : 'orders-protection-no'}`}>{protectionLabel(order.insurance_selected)}</span>
+                {order.insurance_selected || order.premium_cents !== 0 ? (
+                  <span className="muted orders-secondary orders-money">{`${formatCents(order.premium_cents)} premium`}</span>
+                ) : null}
+              </span>
             </td>
             <td data-label="Status">
               <span className={`orders-status orders-status-${order.status === 'cancelled' ? 'cancelled' : 'active'}`}>{orderStatusLabel(order.status)}</span>
-            </td>
-            <td data-label="Protection">{protectionLabel(order.insurance_selected)}</td>
-            <td data-label="Net premium" className="orders-money">
-              {formatCents(order.premium_cents)}
-            </td>
-            <td data-label="Created">
-              <time dateTime={order.created_on}>{formatDateTime(order.created_on)}</time>
             </td>
           </tr>
         ))}

@@ -5,11 +5,11 @@
 // The form, the viewers' read-only facts and the logo form are in ClaimPage*.tsx beside this file.
 import { useId } from 'react';
 import { CopyButton } from '../../components/CopyButton';
-import { Section } from '../../components/Section';
 import { ClaimPageReadOnly } from './ClaimPageFacts';
 import { ClaimPageForm } from './ClaimPageForm';
 import { LogoForm } from './ClaimPageLogoForm';
 import type { Settings } from './queries';
+import { SETTINGS_PARTS, SettingsSection } from './SettingsSection';
 
 interface ClaimPageSectionProps {
   settings: Settings;
@@ -22,11 +22,11 @@ interface ClaimPageSectionProps {
 export function ClaimPageSection({ settings, mayEdit, mayChangeLogo }: ClaimPageSectionProps) {
   const claimPage = settings.claim_page;
   return (
-    <Section title="Claim page" description="Where your shoppers file claims themselves, and what it shows them.">
+    <SettingsSection part={SETTINGS_PARTS.claimPage} description="Where your shoppers file claims themselves: how it looks, how they reach you, and when they may file.">
       <PublicAddress urlPath={claimPage.url_path} />
       {mayEdit ? <ClaimPageForm claimPage={claimPage} /> : <ClaimPageReadOnly claimPage={claimPage} />}
       {mayChangeLogo ? <LogoForm logoUrl={claimPage.logo_url} /> : null}
-    </Section>
+    </SettingsSection>
   );
 }
 

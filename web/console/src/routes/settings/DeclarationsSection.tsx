@@ -7,8 +7,9 @@ import type { z } from 'zod';
 import { ConsoleSettingsPatch } from '../../../../../contract/console/index.js';
 import { api, bodyOf, errorMessage, fieldError } from '../../api';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { Facts, Section } from '../../components/Section';
+import { Facts } from '../../components/Section';
 import { settingsQuery, type Settings } from './queries';
+import { SETTINGS_PARTS, SettingsSection } from './SettingsSection';
 import {
   CLIENT_PROFILE_EXPLANATION,
   CLIENT_PROFILES,
@@ -31,9 +32,12 @@ interface DeclarationsSectionProps {
 
 export function DeclarationsSection({ settings, mayEdit }: DeclarationsSectionProps) {
   return (
-    <Section title="Integration declarations" description="A wrong value here raises no error: it quietly changes what happens to your orders and quotes.">
+    <SettingsSection
+      part={SETTINGS_PARTS.integration}
+      description="How the service reads what your store sends. A wrong value raises no error: it quietly changes what happens to your orders and quotes."
+    >
       {mayEdit ? <DeclarationsForm settings={settings} /> : <DeclarationsReadOnly settings={settings} />}
-    </Section>
+    </SettingsSection>
   );
 }
 

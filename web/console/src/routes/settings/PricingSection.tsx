@@ -1,9 +1,10 @@
-// The store's pricing terms (the operator sets them; read only here), and the note on price basis,
-// which is no setting: each order push declares it.
+// The store's pricing terms: the operator sets them, so the page only reads them. (How an order's
+// prices are read, tax included or not, is no setting: each order says it; docs/console.md.)
 import type { ReactNode } from 'react';
-import { Facts, Section } from '../../components/Section';
+import { Facts } from '../../components/Section';
 import { formatCents } from '../../format';
 import type { Settings } from './queries';
+import { SETTINGS_PARTS, SettingsSection } from './SettingsSection';
 import { formatRateBps } from './wording';
 
 /** A term's figure, large, and what it means under it. */
@@ -18,7 +19,7 @@ export function PricingSection({ settings }: { settings: Settings }) {
   const { pricing } = settings;
   const days = settings.personal_data_retention_days;
   return (
-    <Section title="Pricing terms" description="Agreed with your operator, who sets them. Ask them for a change.">
+    <SettingsSection part={SETTINGS_PARTS.pricing} description="Agreed with your operator, who sets them. Ask them for a change.">
       <Facts
         items={[
           ['Rate', term(formatRateBps(pricing.rate_bps), 'Of the covered amount.')],
@@ -27,18 +28,6 @@ export function PricingSection({ settings }: { settings: Settings }) {
           ['Personal-data retention', term(`${days} ${days === 1 ? 'day' : 'days'}`, "How long an order's personal data is kept after its last activity.")],
         ]}
       />
-    </Section>
-  );
-}
-
-export function PriceBasisNote() {
-  return (
-    <Section title="Price basis">
-      <p>
-        Not a setting: each order push declares it. <code>price_basis</code> says whether the line prices are <code>pre_tax</code> (when absent) or{' '}
-        <code>tax_inclusive</code>, and <code>tax_cents</code> gives the tax they include. A tax-inclusive sender that does not say so fails every cart-swap check: its
-        quotes are dropped and its premium is priced from its own figure.
-      </p>
-    </Section>
+    </SettingsSection>
   );
 }

@@ -10,9 +10,9 @@ import { CopyButton } from '../../components/CopyButton';
 import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Field } from '../../../../shared/Field';
-import { Section } from '../../components/Section';
 import { formatDateTime } from '../../format';
 import { usersQuery, type User } from './queries';
+import { SETTINGS_PARTS, SettingsSection } from './SettingsSection';
 
 type Role = User['role'];
 type InviteBody = ClientInferRequest<typeof consoleContract.settings.invite>['body'];
@@ -38,7 +38,7 @@ export function UsersSection({ selfId }: { selfId: string }) {
   });
 
   return (
-    <Section title="Users" description="Who can use this console. Owners can do everything, users included; admins everything but users; viewers only read.">
+    <SettingsSection part={SETTINGS_PARTS.users} description="Who can use this console. Owners can do everything, users included; admins everything but users; viewers only read.">
       <InviteForm invite={invite} />
       {users.isPending ? (
         <p className="muted" aria-live="polite">
@@ -51,7 +51,7 @@ export function UsersSection({ selfId }: { selfId: string }) {
       )}
       <SetupLinkDialog invited={invite.data ?? null} onClose={() => invite.reset()} />
       <DisableDialog user={disabling} onClose={() => setDisabling(null)} />
-    </Section>
+    </SettingsSection>
   );
 }
 
@@ -200,7 +200,7 @@ function SetupLinkDialog({ invited, onClose }: SetupLinkDialogProps) {
         <div className="dialog-body">
           <h2 id={`${id}-title`}>Setup link for {invited.user.email}</h2>
           <p className="warning" id={`${id}-note`}>
-            Send this link to {invited.user.email} yourself. It works once, within {SETUP_LINK_TTL_HOURS} hours, and will not be shown again.
+            Send it to them yourself: no email goes out. It works once, within {SETUP_LINK_TTL_HOURS} hours, and will not be shown again.
           </p>
           <label htmlFor={`${id}-link`}>Setup link</label>
           {/* A text area, not an input: the whole link wraps into view, even on a phone. */}

@@ -1,4 +1,4 @@
-// /settings: the store's declarations, pricing terms, and (owners) users.
+// /settings: the claim page, (owners) the users, the integration declarations and the pricing terms.
 import { createRoute } from '@tanstack/react-router';
 import { loggedInRoute } from '../root';
 import { SettingsPage } from './SettingsPage';

@@ -1,11 +1,12 @@
-// Naming the carrier of a shipment whose number named none (admins and owners): the server takes a
-// carrier slug or a known alias, refuses any other name with a field error, and answers the
-// shipment, which replaces the page's copy.
+// Naming the carrier of a shipment whose number named none (admins and owners): the carriers the
+// service knows, by name and in the contract's order (the most common first), from its one carrier
+// table; the choice is sent as its slug.
+// The server answers the shipment, which replaces the page's copy.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
+import { CARRIERS, isCarrierSlug } from '../../../../../contract/carriers.js';
 import { api, ApiError, bodyOf, errorMessage, fieldError, pathParam } from '../../api';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { Field } from '../../../../shared/Field';
 import { Section } from '../../components/Section';
 import type { ShipmentDetail } from './labels';
 import { shipmentQuery } from './queries';
@@ -16,8 +17,13 @@ interface SetCarrierSectionProps {
 }
 
 export function SetCarrierSection({ trackingNumber, onSet }: SetCarrierSectionProps) {
+  const id = useId();
   const queryClient = useQueryClient();
-  const [courier, setCourier] = useState('');
+  // The shipment's carrier as the page read it: chosen already when it is one of the list.
+  const [courier, setCourier] = useState(() => {
+    const current = queryClient.getQueryData(shipmentQuery(trackingNumber).queryKey)?.shipment.courier;
+    return current !== undefined && isCarrierSlug(current) ? current : '';
+  });
   const [blank, setBlank] = useState(false);
 
   const setCarrier = useMutation({
@@ -33,10 +39,9 @@ export function SetCarrierSection({ trackingNumber, onSet }: SetCarrierSectionPr
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const wanted = courier.trim();
-    setBlank(wanted === '');
-    if (wanted === '') return;
-    setCarrier.mutate(wanted);
+    setBlank(courier === '');
+    if (courier === '') return;
+    setCarrier.mutate(courier);
   };
 
   const error = setCarrier.error;
@@ -46,22 +51,42 @@ export function SetCarrierSection({ trackingNumber, onSet }: SetCarrierSectionPr
       : error instanceof ApiError && error.status === 409
         ? `The carrier could not be set: ${error.message} Reload the page to see the shipment as it is now.`
         : `The carrier could not be set: ${errorMessage(error)}`;
+  const fieldProblem = blank ? 'Choose the carrier.' : fieldError(error, 'courier_id');
+  const describedBy = [`${id}-hint`, fieldProblem === undefined ? null : `${id}-error`].filter(Boolean).join(' ');
 
   return (
     <Section title="Set the carrier" description="The carrier could not be told from the tracking number, so the shipment is not tracked until you name it.">
       <form onSubmit={submit} noValidate className="shipment-carrier-form">
-        <Field
-          label="Carrier"
-          hint="A carrier slug or name, for example ups, usps, fedex or dhl."
-          name="courier_id"
-          value={courier}
-          autoComplete="off"
-          spellCheck={false}
-          autoCapitalize="none"
-          maxLength={100}
-          onChange={(event) => setCourier(event.target.value)}
-          error={blank ? 'Enter the carrier.' : fieldError(error, 'courier_id')}
-        />
+        <div className="field">
+          <label htmlFor={`${id}-carrier`}>Carrier</label>
+          <p className="field-hint" id={`${id}-hint`}>
+            The carrier whose label is on the parcel.
+          </p>
+          <select
+            id={`${id}-carrier`}
+            name="courier_id"
+            className="text-input"
+            value={courier}
+            onChange={(event) => {
+              setCourier(event.target.value);
+              setBlank(false);
+            }}
+            aria-invalid={fieldProblem === undefined ? undefined : true}
+            aria-describedby={describedBy}
+          >
+            <option value="">Choose a carrier</option>
+            {CARRIERS.map((carrier) => (
+              <option key={carrier.slug} value={carrier.slug}>
+                {carrier.name}
+              </option>
+            ))}
+          </select>
+          {fieldProblem === undefined ? null : (
+            <p className="field-error" id={`${id}-error`}>
+              {fieldProblem}
+            </p>
+          )}
+        </div>
         <ErrorMessage message={problem} />
         <button type="submit" className="button primary" disabled={setCarrier.isPending}>
           {setCarrier.isPending ? 'Setting the carrier…' : 'Set carrier'}

@@ -8,7 +8,7 @@ import { consoleContract } from '../../../../../contract/console/index.js';
 import { ApiError, errorMessage, mayCall, sessionQuery } from '../../api';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { PRODUCT_NAME } from '../../navigation';
-import { UNKNOWN_COURIER } from './labels';
+import { courierLabel, UNKNOWN_COURIER } from './labels';
 import { shipmentQuery } from './queries';
 import { SetCarrierSection } from './SetCarrierSection';
 import { ShipmentSummarySection } from './ShipmentSummarySection';
@@ -52,7 +52,7 @@ export function ShipmentPage() {
         <h1 className="shipment-title">{missing ? 'No such shipment' : `Shipment ${trackingNumber}`}</h1>
       </div>
       <p className={carrierSet === null ? 'shipment-done empty' : 'shipment-done'} role="status" ref={doneRef} tabIndex={-1}>
-        {carrierSet === null ? null : `The carrier is now ${carrierSet}. The shipment is tracked from its next poll.`}
+        {carrierSet === null ? null : `The carrier is now ${courierLabel(carrierSet)}. The shipment is tracked from its next poll.`}
       </p>
 
       {shipment.isPending ? (

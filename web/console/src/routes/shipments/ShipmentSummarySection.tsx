@@ -22,7 +22,7 @@ export function ShipmentSummarySection({ shipment, order, maySetCarrier }: Shipm
   const unknownCarrier = shipment.courier === UNKNOWN_COURIER;
   const facts: Array<readonly [string, ReactNode]> = [
     ['Tracking number', <code className="shipment-number">{shipment.tracking_number}</code>],
-    ['Carrier', unknownCarrier ? <span className="shipment-unknown-carrier">Unknown: not tracked</span> : <code className="shipment-carrier">{shipment.courier}</code>],
+    ['Carrier', unknownCarrier ? <span className="shipment-unknown-carrier">Unknown: not tracked</span> : <span className="shipment-carrier">{courierLabel(shipment.courier)}</span>],
     ['Status', <DeliveryStatusBadge status={shipment.delivery_status} />],
   ];
   facts.push(

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { ConsoleShipmentDetail, ConsoleShipmentPage, ConsoleShipmentSummary } from '../../../../../contract/console/index.js';
 import type { ShipmentResponse } from '../../../../../contract/shipments.js';
+import { carrierName } from '../../../../../contract/carriers.js';
 
 export type Shipment = z.infer<typeof ShipmentResponse>;
 /** The console's shipment answer: the shipment and its order. */
@@ -21,4 +22,5 @@ export const DELIVERY_STATUS_LABEL: Record<DeliveryStatus, string> = {
   Cancelled: 'Cancelled',
 };
 
-export const courierLabel = (courier: string) => (courier === UNKNOWN_COURIER ? 'Unknown' : courier);
+/** A shipment's carrier by the name people read (the contract's one table), "Unknown" when it could not be told. */
+export const courierLabel = (courier: string) => (courier === UNKNOWN_COURIER ? 'Unknown' : carrierName(courier));

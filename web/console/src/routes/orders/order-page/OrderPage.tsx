@@ -1,9 +1,11 @@
 // /orders/$sourceOrderId: one order and everything that happened to it, in sections (as Medusa's
-// order page): the summary, the shopper's personal data, the items, the premium ledger, the
-// shipments, the claims and the refunds. An order the store does not have is a page of its own.
+// order page): the summary, the shopper (their contact, and the owner's erasure), the items, the
+// premium ledger, the shipments, the claims and the refunds. An order the store does not have is a
+// page of its own.
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { ApiError, errorMessage, sessionQuery } from '../../../api';
+import { consoleContract } from '../../../../../../contract/console/index.js';
+import { ApiError, errorMessage, mayCall, sessionQuery } from '../../../api';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { PRODUCT_NAME } from '../../../navigation';
 import { orderStatusLabel, protectionLabel } from '../labels';
@@ -25,6 +27,10 @@ export function OrderPage() {
   const detail = useQuery(orderQuery(sourceOrderId));
   const missing = detail.error instanceof ApiError && detail.error.status === 404;
   const storeName = session?.store.name ?? '';
+  const role = session?.user.role ?? 'viewer';
+  // The server sends the shopper's contact to the roles that decide claims, and lets owners erase.
+  const seesContact = mayCall(consoleContract.claims.setStatus, role);
+  const mayErase = mayCall(consoleContract.orders.redact, role);
 
   return (
     <>
@@ -66,7 +72,7 @@ export function OrderPage() {
       ) : (
         <>
           <OrderSummarySection detail={detail.data} />
-          <OrderPersonalDataSection order={detail.data.order} />
+          <OrderPersonalDataSection detail={detail.data} seesContact={seesContact} mayErase={mayErase} />
           <OrderItemsSection items={detail.data.order.line_items} />
           <OrderLedgerSection ledger={detail.data.ledger} />
           <OrderShipmentsSection shipments={detail.data.shipments} />
