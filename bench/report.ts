@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { config, round } from './config.js';
 import type { Measurement } from './measurement.js';
 import type { CapturedPlans } from './plans.js';
+import type { DeliveryResult } from './delivery.js';
 import type { ScaleResult } from './scale.js';
 import type { TwoInstancesResult } from './two-instances.js';
 
@@ -100,7 +101,13 @@ function table(rows: string[][]): string {
 const CONSOLE_SEARCH_P50_MS = 25;
 const CONSOLE_SEARCH_P99_MS = 100;
 
-export function targetChecks(results: readonly Result[], halfRate: readonly Measurement[], scale: ScaleResult | null, twoInstances: TwoInstancesResult | null = null): TargetCheck[] {
+export function targetChecks(
+  results: readonly Result[],
+  halfRate: readonly Measurement[],
+  scale: ScaleResult | null,
+  twoInstances: TwoInstancesResult | null = null,
+  delivery: DeliveryResult | null = null,
+): TargetCheck[] {
   const find = (name: string) => results.find((r) => r.name === name);
   const checks: TargetCheck[] = [];
   const ratioCheck = (name: string, minimum: number, label: string, options: { everyRound?: boolean } = {}) => {
@@ -150,6 +157,18 @@ export function targetChecks(results: readonly Result[], halfRate: readonly Meas
       pass: m.latencyMs.p99 <= limit && m.non2xx + m.errors === 0,
     });
   }
+  if (delivery) {
+    checks.push({
+      target: `events to one endpoint answering in ${delivery.receiverAnswerMs} ms >= 80/s`,
+      measured: `${delivery.eventsPerSecond}/s (at most ${delivery.mostInFlight} in flight, limit ${delivery.maxInFlight})`,
+      pass: delivery.eventsPerSecond >= 80,
+    });
+    checks.push({
+      target: `a burst of ${delivery.events} events delivered within 20 s of the last commit`,
+      measured: `${delivery.lastEventAfterLastCommitSeconds} s (orders at ${delivery.ordersPerSecond}/s)`,
+      pass: delivery.lastEventAfterLastCommitSeconds <= 20,
+    });
+  }
   if (twoInstances) {
     const { throughput, sharedLimit } = twoInstances;
     checks.push({
@@ -197,6 +216,7 @@ export interface RunResults {
   scale: ScaleResult | null;
   captured: CapturedPlans;
   twoInstances: TwoInstancesResult | null;
+  delivery: DeliveryResult | null;
 }
 
 /** Writes the results file (config.output) and prints the tables, the targets and the query plans. */
@@ -225,6 +245,7 @@ export function writeReport(facts: RunFacts, run: RunResults): void {
     targets: checks,
     scale,
     twoInstances: run.twoInstances,
+    delivery: run.delivery,
     queriesPerRequest,
     plans,
   };

@@ -17,7 +17,8 @@
 //   bench/scenarios.ts    what is measured: the server's scenarios and their baselines
 //   bench/targets.ts      the target child processes (bench/target.ts)
 //   bench/measurement.ts  load generation, the paced runs and their quantiles, CPU sampling
-//   bench/scale.ts        the scale run (bulk load, then order read and create)
+//   bench/scale.ts        the scale run (bulk load, then order read and create, and the console's searches)
+//   bench/delivery.ts     the delivery run (a burst of events to one endpoint answering in 100 ms)
 //   bench/two-instances.ts  two server processes on one database: together, and their shared limits
 //   bench/plans.ts        the query plans, from statements captured by bench/statements.ts
 //   bench/report.ts       the targets checked, the results file and the printed tables
@@ -36,6 +37,7 @@ import { fire, measure, paced, trackPostgres, type Measurement } from './measure
 import { capturePlans, type CapturedPlans } from './plans.js';
 import { medianRound, targetChecks, writeReport, type Result } from './report.js';
 import { upsTrackingNumber } from './requests.js';
+import { deliveryRun } from './delivery.js';
 import { scaleRun, type ScaleResult } from './scale.js';
 import { baselineScenarios, newCounters, serverScenarios } from './scenarios.js';
 import { BENCH_INSERTS_DDL, createDatabaseIn, PLATFORM_SECRET, PLATFORM_SLUG, seed, BENCH_OPERATOR } from './seed.js';
@@ -172,6 +174,8 @@ async function main(): Promise<void> {
     const quoteCreate = scenarios.find((s) => s.name === 'quote_create');
     const twoInstances = config.twoInstances && orderCreate && quoteCreate ? await twoInstancesRun(url, server, orderCreate, quoteCreate, (target) => targets.push(target)) : null;
     for (const target of [server, echo, insert, routeFloor]) await target.stop();
+    // One endpoint receiving a burst of events (bench/delivery.ts).
+    const delivery = config.delivery ? await deliveryRun(url, (target) => targets.push(target)) : null;
 
     // The scale run, and the query plans: with the large scale stored, or else in this database.
     let scale: ScaleResult | null = null;
@@ -184,8 +188,8 @@ async function main(): Promise<void> {
       captured = await capturePlans(url, seeded.liveKey, `bench-${runId}-1`, seeded.quoteId);
     }
 
-    const checks = targetChecks(results, halfRate, scale, twoInstances);
-    writeReport({ startedAt, loadAtStart, pgVersion, sharedBuffers }, { results, halfRate, checks, scale, captured, twoInstances });
+    const checks = targetChecks(results, halfRate, scale, twoInstances, delivery);
+    writeReport({ startedAt, loadAtStart, pgVersion, sharedBuffers }, { results, halfRate, checks, scale, captured, twoInstances, delivery });
   } finally {
     for (const target of targets) await target.stop().catch(() => undefined);
     killTargets();

@@ -15,6 +15,24 @@ const c = initContract();
 export const ENDPOINT_SECRET_PREFIX = 'whsec_';
 /** How long the previous secret keeps signing beside the new one after a rotation. */
 export const SECRET_ROTATION_OVERLAP_HOURS = 24;
+/** Attempts an endpoint has in flight at once, unless it says otherwise, and the most it may say. */
+export const DEFAULT_MAX_IN_FLIGHT = 10;
+export const MAX_IN_FLIGHT_LIMIT = 50;
+
+const MaxInFlight = extendApi(
+  z
+    .number({ invalid_type_error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(MAX_IN_FLIGHT_LIMIT, `must be at most ${MAX_IN_FLIGHT_LIMIT}`),
+  {
+    description:
+      `How many deliveries may be in flight to the endpoint at once, 1 to ${MAX_IN_FLIGHT_LIMIT} (default ${DEFAULT_MAX_IN_FLIGHT}). ` +
+      'Events about one object (an order, a shipment, a claim) are never in flight together, whatever this says. ' +
+      '1 sends one event at a time, oldest first.',
+    example: DEFAULT_MAX_IN_FLIGHT,
+  },
+);
 
 const EventTypeList = z
   .array(
@@ -34,6 +52,7 @@ export const WebhookEndpointRequest = extendApi(
     url: EndpointUrl,
     events: EventTypeList,
     description: string(500, z.string(), { description: 'A note for the store, e.g. what receives the events.' }).optional(),
+    max_in_flight: MaxInFlight.optional(),
   }),
   { title: 'WebhookEndpointRequest', example: { url: 'https://shop.example.com/hooks/order-protection', events: ['order.created', 'claim.status_changed'] } },
 );
@@ -44,6 +63,7 @@ export const WebhookEndpointUpdateRequest = extendApi(
     events: EventTypeList.optional(),
     description: string(500, z.string(), { description: 'A note for the store.' }).nullable().optional(),
     enabled: z.boolean().optional().describe('false stops deliveries (kept until it is true again); true re-enables an endpoint, also one disabled for failing.'),
+    max_in_flight: MaxInFlight.optional(),
   }),
   { title: 'WebhookEndpointUpdateRequest', example: { enabled: true } },
 );
@@ -61,6 +81,7 @@ export const WebhookEndpoint = extendApi(
       .describe('merchant: disabled by an update; failing: every attempt of a delivery failed for about three days. null when enabled.'),
     failing_since: DateTime.nullable().describe('When its attempts started failing with no success since, or null.'),
     secret_rotated_on: DateTime.nullable().describe('When the secret was last rotated, or null.'),
+    max_in_flight: z.number().int().describe('How many deliveries may be in flight to it at once; never two about one object.'),
     created_on: DateTime.describe('When it was created.'),
     updated_on: DateTime.describe('When it last changed.'),
   }),

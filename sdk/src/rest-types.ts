@@ -2158,6 +2158,11 @@ export interface components {
             events: ("order.created" | "order.repriced" | "order.cancelled" | "premium.reversed" | "shipment.created" | "shipment.delivery_status_changed" | "shipment.cancelled" | "claim.created" | "claim.status_changed" | "*")[];
             /** @description A note for the store, e.g. what receives the events. */
             description?: string;
+            /**
+             * @description How many deliveries may be in flight to the endpoint at once, 1 to 50 (default 10). Events about one object (an order, a shipment, a claim) are never in flight together, whatever this says. 1 sends one event at a time, oldest first.
+             * @example 10
+             */
+            max_in_flight?: number;
         };
         /** WebhookEndpointWithSecret */
         WebhookEndpointWithSecret: {
@@ -2189,6 +2194,8 @@ export interface components {
              * @description When the secret was last rotated, or null.
              */
             secret_rotated_on: string | null;
+            /** @description How many deliveries may be in flight to it at once; never two about one object. */
+            max_in_flight: number;
             /**
              * Format: date-time
              * @description When it was created.
@@ -2232,6 +2239,8 @@ export interface components {
              * @description When the secret was last rotated, or null.
              */
             secret_rotated_on: string | null;
+            /** @description How many deliveries may be in flight to it at once; never two about one object. */
+            max_in_flight: number;
             /**
              * Format: date-time
              * @description When it was created.
@@ -2266,6 +2275,11 @@ export interface components {
             description?: string | null;
             /** @description false stops deliveries (kept until it is true again); true re-enables an endpoint, also one disabled for failing. */
             enabled?: boolean;
+            /**
+             * @description How many deliveries may be in flight to the endpoint at once, 1 to 50 (default 10). Events about one object (an order, a shipment, a claim) are never in flight together, whatever this says. 1 sends one event at a time, oldest first.
+             * @example 10
+             */
+            max_in_flight?: number;
         };
         /** DeletedWebhookEndpoint */
         DeletedWebhookEndpoint: {
@@ -2307,6 +2321,8 @@ export interface components {
              * @description When the secret was last rotated, or null.
              */
             secret_rotated_on: string | null;
+            /** @description How many deliveries may be in flight to it at once; never two about one object. */
+            max_in_flight: number;
             /**
              * Format: date-time
              * @description When it was created.

@@ -978,6 +978,12 @@ export interface WebhookEndpointRequest {
   events: Array<'order.created' | 'order.repriced' | 'order.cancelled' | 'premium.reversed' | 'shipment.created' | 'shipment.delivery_status_changed' | 'shipment.cancelled' | 'claim.created' | 'claim.status_changed' | '*'>;
   /** A note for the store, e.g. what receives the events. */
   description?: string;
+  /**
+   * How many deliveries may be in flight to the endpoint at once, 1 to 50 (default 10). Events
+   * about one object (an order, a shipment, a claim) are never in flight together, whatever this
+   * says. 1 sends one event at a time, oldest first.
+   */
+  max_in_flight?: number;
 }
 
 export interface WebhookEndpointWithSecret extends WebhookEndpoint {
@@ -1005,6 +1011,8 @@ export interface WebhookEndpoint {
   failing_since: string | null;
   /** When the secret was last rotated, or null. */
   secret_rotated_on: string | null;
+  /** How many deliveries may be in flight to it at once; never two about one object. */
+  max_in_flight: number;
   /** When it was created. */
   created_on: string;
   /** When it last changed. */
@@ -1030,6 +1038,12 @@ export interface WebhookEndpointUpdateRequest {
    * disabled for failing.
    */
   enabled?: boolean;
+  /**
+   * How many deliveries may be in flight to the endpoint at once, 1 to 50 (default 10). Events
+   * about one object (an order, a shipment, a claim) are never in flight together, whatever this
+   * says. 1 sends one event at a time, oldest first.
+   */
+  max_in_flight?: number;
 }
 
 export interface DeletedWebhookEndpoint {

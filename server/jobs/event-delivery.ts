@@ -1,16 +1,21 @@
 // Event deliveries as jobs (README, "Events and outbound webhooks"). Each instance's dispatcher
 // looks for endpoints with a delivery due (the outbox rows committed with each change) and queues
 // one job per endpoint; the "stately" policy keeps at most one waiting and one running job per
-// endpoint across all instances, so an endpoint's events go out one at a time, oldest first. A
-// worker attempts the endpoint's due deliveries in order, each under a lease, and records every
-// attempt. Nothing is lost to a crash: the rows stay pending until an attempt is recorded, and the
-// next dispatcher tick (on any instance, or after a restart) queues them again.
+// endpoint across all instances. A job attempts the endpoint's due deliveries in up to
+// max_in_flight lanes at once, each taking the oldest delivery whose object has no older one
+// pending (takeDueDelivery), under a lease, and records every attempt. Each instance runs several
+// jobs at once, so a slow endpoint holds only its own job. Nothing is lost to a crash: the rows
+// stay pending until an attempt is recorded, and the next dispatcher tick (on any instance, or
+// after a restart) queues them again.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../domain/kernel/index.js';
 import {
   endpointsWithDueDeliveries,
+  hasDueDelivery,
+  inFlightLimit,
   recordAttempt,
   signedHeaders,
   takeDueDelivery,
@@ -20,8 +25,13 @@ import type { JobMetrics } from './job-metrics.js';
 import { postEvent, type AddressResolver } from '../outbound/send-event.js';
 
 export const EVENT_DELIVERY_QUEUE = 'event-delivery';
-/** Deliveries one job attempts before handing the endpoint back to the queue, so other endpoints get a turn. */
-const DELIVERIES_PER_JOB = 50;
+/** Deliveries one lane attempts before its job hands the endpoint back to the queue, so other endpoints get a turn. */
+const DELIVERIES_PER_LANE = 50;
+/** How long a lane with nothing to take waits before looking again, while another lane attempts. */
+const LANE_IDLE_POLL_MS = 25;
+const LANE_IDLE_POLL_MAX_MS = 400;
+/** Endpoint jobs one instance runs at once: a slow endpoint holds one of them, not the others. */
+export const ENDPOINT_JOBS_PER_INSTANCE = 8;
 
 interface EndpointJob {
   endpointId: string;
@@ -55,29 +65,60 @@ export async function startEventDelivery(options: EventDeliveryOptions): Promise
   const queueEndpoint = (endpointId: string) =>
     boss.send(EVENT_DELIVERY_QUEUE, { endpointId } satisfies EndpointJob, { singletonKey: endpointId });
 
+  /**
+   * One job's lanes: each attempts due deliveries one after another until its share is spent. A lane
+   * that finds nothing waits while another is still attempting (whose answer may free the next
+   * event of its object, or more may have been committed meanwhile), and stops once all are idle.
+   */
   const drain = async (endpointId: string) => {
-    for (let attempted = 0; attempted < DELIVERIES_PER_JOB; attempted += 1) {
-      const due = await takeDueDelivery(db, endpointId, clock.now());
-      if (due === null) return;
-      const attemptedAt = clock.now();
-      const result = await postEvent(due.url, signedHeaders(due, attemptedAt), due.body, {
-        allowPrivateNetworks: settings.allowPrivateNetworks,
-        ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
-      });
-      const outcome = await recordAttempt(db, due, result, attemptedAt, settings);
-      metrics.eventDeliveryAttempted(outcome);
-      // Ids and outcomes only: the URL, the body and the answer may hold the store's or shoppers' data.
-      logger.info(
-        { component: 'events', delivery_id: due.id, event_id: due.eventId, endpoint_id: endpointId, outcome, status_code: result.statusCode, duration_ms: result.durationMs, error: result.error },
-        'event delivery attempt',
-      );
-    }
-    await queueEndpoint(endpointId);
+    const lanes = await inFlightLimit(db, endpointId);
+    let attempting = 0;
+    const lane = async (): Promise<'idle' | 'spent'> => {
+      let idleWaitMs = LANE_IDLE_POLL_MS;
+      for (let attempted = 0; attempted < DELIVERIES_PER_LANE; ) {
+        const due = await takeDueDelivery(db, endpointId, clock.now());
+        if (due === null) {
+          if (attempting === 0) return 'idle';
+          // Backing off: a slow attempt elsewhere must not turn the idle lanes into a busy loop.
+          await sleep(idleWaitMs);
+          idleWaitMs = Math.min(LANE_IDLE_POLL_MAX_MS, idleWaitMs * 2);
+          continue;
+        }
+        idleWaitMs = LANE_IDLE_POLL_MS;
+        attempted += 1;
+        attempting += 1;
+        try {
+          const attemptedAt = clock.now();
+          const result = await postEvent(due.url, signedHeaders(due, attemptedAt), due.body, {
+            allowPrivateNetworks: settings.allowPrivateNetworks,
+            ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
+          });
+          const outcome = await recordAttempt(db, due, result, attemptedAt, settings);
+          metrics.eventDeliveryAttempted(outcome);
+          // Ids and outcomes only: the URL, the body and the answer may hold the store's or shoppers' data.
+          logger.info(
+            { component: 'events', delivery_id: due.id, event_id: due.eventId, endpoint_id: endpointId, outcome, status_code: result.statusCode, duration_ms: result.durationMs, error: result.error },
+            'event delivery attempt',
+          );
+        } finally {
+          attempting -= 1;
+        }
+      }
+      return 'spent';
+    };
+    const ended = await Promise.all(Array.from({ length: lanes }, () => lane()));
+    // Spent, or committed just as the last lane stopped: the endpoint goes back in the queue.
+    if (ended.includes('spent') || (await hasDueDelivery(db, endpointId, clock.now()))) await queueEndpoint(endpointId);
   };
 
-  const workerId = await boss.work<EndpointJob>(EVENT_DELIVERY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-    for (const job of jobs) await drain(job.data.endpointId);
-  });
+  const workerIds: string[] = [];
+  for (let worker = 0; worker < ENDPOINT_JOBS_PER_INSTANCE; worker += 1) {
+    workerIds.push(
+      await boss.work<EndpointJob>(EVENT_DELIVERY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+        for (const job of jobs) await drain(job.data.endpointId);
+      }),
+    );
+  }
 
   let running: Promise<void> | undefined;
   const dispatch = () => {
@@ -85,7 +126,7 @@ export async function startEventDelivery(options: EventDeliveryOptions): Promise
       try {
         const endpoints = await endpointsWithDueDeliveries(db, clock.now());
         for (const endpointId of endpoints) await queueEndpoint(endpointId);
-        if (endpoints.length > 0) boss.notifyWorker(workerId);
+        if (endpoints.length > 0) for (const workerId of workerIds) boss.notifyWorker(workerId);
       } catch (error) {
         logger.warn({ component: 'events', error_name: error instanceof Error ? error.name : typeof error }, 'event dispatch failed');
       } finally {

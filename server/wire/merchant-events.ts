@@ -16,6 +16,7 @@ export function toWebhookEndpointResponse(endpoint: EndpointRecord): z.input<typ
     disabled_reason: endpoint.disabledReason as z.input<typeof WebhookEndpoint>['disabled_reason'],
     failing_since: iso(endpoint.failingSince),
     secret_rotated_on: iso(endpoint.secretRotatedAt),
+    max_in_flight: endpoint.maxInFlight,
     created_on: endpoint.createdAt.toISOString(),
     updated_on: endpoint.updatedAt.toISOString(),
   };

@@ -35,7 +35,15 @@ export interface EventReceiver {
   close: () => Promise<void>;
 }
 
-export async function startEventReceiver(path = '/hooks/events'): Promise<EventReceiver> {
+/**
+ * `answerAfterMs`: how long each request waits before it is answered (a receiver that does some
+ * work); `onRequest` and `onAnswer` see each request arrive and leave, for tests that count what
+ * is in flight at once.
+ */
+export async function startEventReceiver(
+  path = '/hooks/events',
+  options: { answerAfterMs?: number; onRequest?: (entry: ReceivedEvent) => void; onAnswer?: (entry: ReceivedEvent) => void } = {},
+): Promise<EventReceiver> {
   const received: ReceivedEvent[] = [];
   let respond: (index: number, received: ReceivedEvent) => number = () => 200;
   const server: Server = createServer((request, response) => {
@@ -46,8 +54,14 @@ export async function startEventReceiver(path = '/hooks/events'): Promise<EventR
       const entry: ReceivedEvent = { headers: request.headers, rawBody, event: JSON.parse(rawBody) as ReceivedEvent['event'] };
       const index = received.length;
       received.push(entry);
+      options.onRequest?.(entry);
       const status = respond(index, entry);
-      response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : `refused with ${status}`);
+      const answer = () => {
+        options.onAnswer?.(entry);
+        response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : `refused with ${status}`);
+      };
+      if (options.answerAfterMs === undefined) answer();
+      else setTimeout(answer, options.answerAfterMs);
     });
   });
   let connections = 0;

@@ -28,6 +28,7 @@ export async function createEndpoint(
         url: input.url,
         description: input.description ?? null,
         events: input.events,
+        ...(input.max_in_flight === undefined ? {} : { maxInFlight: input.max_in_flight }),
         secret,
         createdAt: now,
         updatedAt: now,

@@ -23,6 +23,7 @@ export interface EndpointRecord {
   disabledReason: string | null;
   failingSince: Date | null;
   secretRotatedAt: Date | null;
+  maxInFlight: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -36,6 +37,7 @@ export const endpointSelect = {
   disabledReason: true,
   failingSince: true,
   secretRotatedAt: true,
+  maxInFlight: true,
   createdAt: true,
   updatedAt: true,
 } as const;

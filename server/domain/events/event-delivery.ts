@@ -1,14 +1,16 @@
 // Delivering events (README, "Events and outbound webhooks"): at least once, signed, retried with
 // exponential backoff and jitter for about three days, then the endpoint is disabled.
 //
-// Ordering: one endpoint's deliveries are attempted one at a time, oldest event first (the job
-// queue runs at most one worker per endpoint, and a lease on the delivery row keeps a second one
-// off it). A failed attempt waits for its retry while later events go ahead, so an event being
-// retried can arrive after newer ones: that is the only reordering, and receivers should use
-// created_at (or read the object) when order matters.
+// Ordering (docs/events.md): an endpoint has up to its max_in_flight attempts at once, taken
+// oldest event first, but never two about the same object (one order, one shipment, one claim):
+// a delivery waits while an older delivery of its object to the same endpoint is pending (in
+// flight, or waiting for its retry). So one object's events arrive oldest first, retries
+// included, while different objects' events go out side by side. A lease on the delivery row
+// keeps a second worker off it.
 import { Webhook } from 'standardwebhooks';
 import { EVENT_ID_HEADER, EVENT_SIGNATURE_HEADER, EVENT_TIMESTAMP_HEADER } from '../../../contract/merchant-events.js';
-import type { Database, Transaction } from '../../db/client.js';
+import { MAX_IN_FLIGHT_LIMIT } from '../../../contract/webhook-endpoints.js';
+import { Prisma, type Database, type Transaction } from '../../db/client.js';
 import type { Actor } from '../access/index.js';
 
 import { recordAudit } from '../access/index.js';
@@ -50,16 +52,32 @@ export interface DueDelivery {
 }
 
 /**
- * Takes the endpoint's oldest due delivery for one attempt, under a lease (a crashed worker's
- * lease runs out and another takes it), or null when none is due or the endpoint is disabled.
+ * SQL: the delivery `alias` may be attempted now: pending, due, held by no worker, and the oldest
+ * pending delivery of its object to its endpoint (the one rule of per-object order, which the
+ * take, the dispatcher and the job's last look share).
+ */
+const takeable = (alias: string, now: Date) => Prisma.sql`
+  ${Prisma.raw(alias)}.status = 'pending' AND ${Prisma.raw(alias)}.next_attempt_at <= ${now}
+  AND (${Prisma.raw(alias)}.leased_until IS NULL OR ${Prisma.raw(alias)}.leased_until < ${now})
+  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries older
+                   WHERE older.endpoint_id = ${Prisma.raw(alias)}.endpoint_id AND older.object_key = ${Prisma.raw(alias)}.object_key
+                     AND older.status = 'pending'
+                     AND (older.event_seq, older.seq) < (${Prisma.raw(alias)}.event_seq, ${Prisma.raw(alias)}.seq))`;
+
+
+/**
+ * Takes the endpoint's oldest due delivery whose object has no older delivery pending to this
+ * endpoint, for one attempt, under a lease (a crashed worker's lease runs out and another takes
+ * it); null when none is due or the endpoint is disabled. Several workers may take at once: SKIP
+ * LOCKED hands each a different row, and the older pending delivery of an object keeps every newer
+ * one of it back until it is settled (succeeded, or failed for good).
  */
 export async function takeDueDelivery(db: Database, endpointId: string, now: Date): Promise<DueDelivery | null> {
   const taken = await db.$queryRaw<Array<{ id: string; event_id: string; attempt_count: number }>>`
     UPDATE webhook_deliveries d SET leased_until = ${new Date(now.getTime() + DELIVERY_LEASE_MS)}
-     WHERE d.id = (SELECT id FROM webhook_deliveries
-                    WHERE endpoint_id = ${endpointId} AND status = 'pending' AND next_attempt_at <= ${now}
-                      AND (leased_until IS NULL OR leased_until < ${now})
-                    ORDER BY event_seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+     WHERE d.id = (SELECT c.id FROM webhook_deliveries c
+                    WHERE c.endpoint_id = ${endpointId} AND ${takeable('c', now)}
+                    ORDER BY c.event_seq, c.seq LIMIT 1 FOR UPDATE SKIP LOCKED)
        AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.enabled)
      RETURNING d.id, d.event_id, d.attempt_count`;
   const row = taken[0];
@@ -183,11 +201,25 @@ async function disableFailingEndpoint(tx: Transaction, endpointId: string, now: 
   await recordAudit(tx, system, { storeId: endpoint.storeId, action: 'webhook_endpoint.disabled', subject: { type: 'webhook_endpoint', id: endpointId }, details: { reason: 'failing' }, at: now });
 }
 
+/** How many attempts the endpoint may have in flight at once (0 once it is gone). */
+export async function inFlightLimit(db: Database, endpointId: string): Promise<number> {
+  const endpoint = await db.webhookEndpoint.findUnique({ where: { id: endpointId }, select: { maxInFlight: true } });
+  return endpoint === null ? 0 : Math.min(MAX_IN_FLIGHT_LIMIT, Math.max(1, endpoint.maxInFlight));
+}
+
+/** Whether the endpoint has a delivery a lane could take now. */
+export async function hasDueDelivery(db: Database, endpointId: string, now: Date): Promise<boolean> {
+  const rows = await db.$queryRaw<Array<{ due: boolean }>>`
+    SELECT EXISTS (SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
+                    WHERE d.endpoint_id = ${endpointId} AND ${takeable('d', now)}) AS due`;
+  return rows[0]?.due === true;
+}
+
 /** Endpoints with a delivery due now: what the dispatcher hands to the workers. */
 export async function endpointsWithDueDeliveries(db: Database, now: Date, limit = 1000): Promise<string[]> {
   const rows = await db.$queryRaw<Array<{ endpoint_id: string }>>`
     SELECT DISTINCT d.endpoint_id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
-     WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND (d.leased_until IS NULL OR d.leased_until < ${now})
+     WHERE ${takeable('d', now)}
      LIMIT ${limit}`;
   return rows.map((row) => row.endpoint_id);
 }

@@ -33,7 +33,7 @@ export async function resendEvent(db: Database, scope: Scope, eventId: string, e
     for (const target of targets) {
       created.push(
         await tx.webhookDelivery.create({
-          data: { eventId: event.id, eventSeq: event.seq, endpointId: target.id, nextAttemptAt: now, createdAt: now, updatedAt: now },
+          data: { eventId: event.id, eventSeq: event.seq, endpointId: target.id, objectKey: event.objectKey, nextAttemptAt: now, createdAt: now, updatedAt: now },
           include: deliveryInclude,
         }),
       );

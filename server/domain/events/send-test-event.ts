@@ -37,10 +37,10 @@ export async function sendTestEvent(
     if (locked[0]?.enabled !== true) throw endpointNotFound(endpointId);
     const stored = await tx.event.create({
       data: { storeId: scope.store.id, type: event.type, mode: 'test', actorKind, actorId, data: event.data, createdAt: now },
-      select: { id: true, seq: true },
+      select: { id: true, seq: true, objectKey: true },
     });
     const delivery = await tx.webhookDelivery.create({
-      data: { eventId: stored.id, eventSeq: stored.seq, endpointId: endpoint.id, nextAttemptAt: now, createdAt: now, updatedAt: now },
+      data: { eventId: stored.id, eventSeq: stored.seq, endpointId: endpoint.id, objectKey: stored.objectKey, nextAttemptAt: now, createdAt: now, updatedAt: now },
       include: deliveryInclude,
     });
     await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'webhook_endpoint.test_sent', subject: { type: 'webhook_endpoint', id: endpoint.id }, details: { type: event.type }, at: now });

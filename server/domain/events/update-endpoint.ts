@@ -1,4 +1,4 @@
-// Changing a webhook endpoint: its URL, events, description, or whether it is enabled.
+// Changing a webhook endpoint: its URL, events, description, deliveries in flight, or whether it is enabled.
 import type { Database } from '../../db/client.js';
 import type { Scope } from '../access/index.js';
 import { recordAudit } from '../access/index.js';
@@ -26,6 +26,7 @@ export async function updateEndpoint(
         ...(patch.url === undefined ? {} : { url: patch.url }),
         ...(patch.events === undefined ? {} : { events: patch.events }),
         ...(patch.description === undefined ? {} : { description: patch.description }),
+        ...(patch.max_in_flight === undefined ? {} : { maxInFlight: patch.max_in_flight }),
         ...(patch.enabled === undefined ? {} : { enabled: patch.enabled, disabledReason: patch.enabled ? null : 'merchant' }),
         // Re-enabled: its failing streak starts over.
         ...(enabling ? { failingSince: null } : {}),
