@@ -11,8 +11,8 @@ export const NO_MATCHING_ORDER = 'No order matches that order number and email. 
 /**
  * An order number as the lookup compares it: whitespace removed, then any leading '#', then lower
  * case, so "1002", "#1002" and " 10 02 " are one number, as are "ab-12" and "AB-12". The database
- * applies the same rule, order_number_key() (migration 20261127120000_order_number_lookup, which
- * indexes orders by it), and that one decides the match; this twin keys the lookup rate limits, so
+ * applies the same rule, order_number_key() (migration 20261127120000_order_number_lookup; orders
+ * are indexed by it since 20261127150000_console_order_search), and that one decides the match; this twin keys the lookup rate limits, so
  * that a guesser gains no tries by retyping one number. test/shopper-claims.test.ts checks they agree.
  */
 export function orderNumberKey(orderNumber: string): string {
