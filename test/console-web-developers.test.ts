@@ -240,6 +240,13 @@ describe.skipIf(skipBrowser)('the developers pages', () => {
           await url.fill(receiver.url);
           await addDialog.getByRole('checkbox', { name: /^claim\.created/ }).check();
           await addDialog.getByLabel('Description').fill('Fulfilment app');
+          // Deliveries at once: the default shown, 0 refused by the contract's rule, then 3.
+          const atOnce = addDialog.getByLabel('Deliveries at once');
+          expect(await atOnce.inputValue()).toBe('10');
+          await atOnce.fill('0');
+          await addDialog.getByRole('button', { name: 'Add endpoint' }).click();
+          await addDialog.getByText('Must be at least 1.', { exact: true }).waitFor();
+          await atOnce.fill('3');
           await addDialog.getByRole('button', { name: 'Add endpoint' }).click();
 
           // The secret, once: in a dialog, copied whole.
@@ -257,10 +264,11 @@ describe.skipIf(skipBrowser)('the developers pages', () => {
           expect(await bodyText(page)).not.toContain(secret);
           const [added] = await service.db.webhookEndpoint.findMany({ where: { storeId: store.store.id } });
           const endpointId = added?.id as string;
-          expect({ url: added?.url, events: added?.events, description: added?.description }).toEqual({
+          expect({ url: added?.url, events: added?.events, description: added?.description, maxInFlight: added?.maxInFlight }).toEqual({
             url: receiver.url,
             events: ['order.created', 'claim.created'],
             description: 'Fulfilment app',
+            maxInFlight: 3,
           });
 
           // Over the API meanwhile: an endpoint whose URL is far longer than its column, one with every
@@ -343,7 +351,7 @@ describe.skipIf(skipBrowser)('the developers pages', () => {
           await page.getByRole('heading', { level: 1, name: 'Webhook endpoint' }).waitFor();
           expect(await page.title()).toBe(`Webhook endpoint ${receiver.url} · ${store.store.name} · Merchant console`);
           const summary = page.getByRole('region', { name: 'Endpoint', exact: true });
-          for (const text of [receiver.url, 'Fulfilment app', 'order.created', 'claim.created', 'Enabled', endpointId]) await summary.getByText(text, { exact: true }).waitFor();
+          for (const text of [receiver.url, 'Fulfilment app', 'order.created', 'claim.created', 'Enabled', endpointId, '3 (never two about one order, shipment or claim)']) await summary.getByText(text, { exact: true }).waitFor();
 
           // The order's delivery: a 500, then the retry's 200. Its details show both attempts and the answers.
           const deliveries = rowsOf(page, /^Deliveries, newest first/);
@@ -427,7 +435,7 @@ describe.skipIf(skipBrowser)('the developers pages', () => {
           await summary.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
           await summary.getByText('Order sync', { exact: true }).waitFor();
           expect(await summary.getByText('claim.created', { exact: true }).count()).toBe(0);
-          expect(await read()).toMatchObject({ events: ['order.created'], description: 'Order sync', status: 'enabled' });
+          expect(await read()).toMatchObject({ events: ['order.created'], description: 'Order sync', status: 'enabled', max_in_flight: 3 });
           expect(await testType.locator('option').allInnerTexts()).toEqual(['order.created']);
 
           // Disable, after a confirmation that says what it means; then nothing can be tested or resent.

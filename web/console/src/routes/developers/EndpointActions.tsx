@@ -69,6 +69,7 @@ export function EndpointSection({ endpoint }: { endpoint: Endpoint }) {
             ['Description', endpoint.description === null ? <span className="muted">None</span> : <span className="dev-wrap">{endpoint.description}</span>],
             ['Events', <EventTypes endpoint={endpoint} />],
             ['Status', <EndpointStatus endpoint={endpoint} />],
+            ['Deliveries at once', `${endpoint.max_in_flight} (never two about one order, shipment or claim)`],
             ['Created', <time dateTime={endpoint.created_on}>{formatDateTime(endpoint.created_on)}</time>],
             [
               'Secret last rotated',

@@ -1,11 +1,11 @@
 // The form of an endpoint, to add one or to edit one: its URL, the event types it receives (all, or
-// those ticked) and a description. It is checked with the contract's own schema before it is sent,
+// those ticked), a description and how many deliveries it takes at once. It is checked with the contract's own schema before it is sent,
 // so the page and the server say the same thing; what only the server knows (https, a private
 // address) comes back as its field errors, shown beside the field.
 import { useId, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { ALL_EVENTS, EVENT_TYPES } from '../../../../../contract/merchant-events.js';
-import { WebhookEndpointRequest, WebhookEndpointUpdateRequest } from '../../../../../contract/webhook-endpoints.js';
+import { DEFAULT_MAX_IN_FLIGHT, MAX_IN_FLIGHT_LIMIT, WebhookEndpointRequest, WebhookEndpointUpdateRequest } from '../../../../../contract/webhook-endpoints.js';
 import { Field } from '../../../../shared/Field';
 import { errorMessage, fieldError, sentence } from '../../api';
 import { ErrorMessage } from '../../components/ErrorMessage';
@@ -15,8 +15,8 @@ import type { Endpoint } from './queries';
 export type CreateBody = z.infer<typeof WebhookEndpointRequest>;
 export type UpdateBody = z.infer<typeof WebhookEndpointUpdateRequest>;
 
-type FieldName = 'url' | 'events' | 'description';
-const FIELDS: readonly FieldName[] = ['url', 'events', 'description'];
+type FieldName = 'url' | 'events' | 'description' | 'max_in_flight';
+const FIELDS: readonly FieldName[] = ['url', 'events', 'description', 'max_in_flight'];
 type Problems = Partial<Record<FieldName, string>>;
 
 interface Draft {
@@ -24,16 +24,18 @@ interface Draft {
   description: string;
   all: boolean;
   types: EventType[];
+  maxInFlight: string;
 }
 
 const draftOf = (endpoint: Endpoint | undefined): Draft =>
   endpoint === undefined
-    ? { url: '', description: '', all: false, types: [] }
+    ? { url: '', description: '', all: false, types: [], maxInFlight: String(DEFAULT_MAX_IN_FLIGHT) }
     : {
         url: endpoint.url,
         description: endpoint.description ?? '',
         all: receivesAll(endpoint),
         types: EVENT_TYPES.filter((type) => endpoint.events.includes(type)),
+        maxInFlight: String(endpoint.max_in_flight),
       };
 
 /** The contract's messages by field: the first problem of each. */
@@ -68,10 +70,13 @@ export function EndpointForm(props: EndpointFormProps) {
     const events = draft.all ? [ALL_EVENTS] : EVENT_TYPES.filter((type) => draft.types.includes(type));
     const url = draft.url.trim();
     const description = draft.description.trim();
+    // The number as typed; the contract's schema says what is wrong with it.
+    const typed = draft.maxInFlight.trim();
+    const maxInFlight = typed === '' ? undefined : /^\d+$/.test(typed) ? Number(typed) : typed;
     const checked =
       mode === 'add'
-        ? WebhookEndpointRequest.safeParse({ url, events, ...(description === '' ? {} : { description }) })
-        : WebhookEndpointUpdateRequest.safeParse({ url, events, description: description === '' ? null : description });
+        ? WebhookEndpointRequest.safeParse({ url, events, ...(description === '' ? {} : { description }), max_in_flight: maxInFlight })
+        : WebhookEndpointUpdateRequest.safeParse({ url, events, description: description === '' ? null : description, max_in_flight: maxInFlight });
     if (!checked.success) {
       const found = problemsOf(checked.error);
       setProblems(found);
@@ -153,6 +158,18 @@ export function EndpointForm(props: EndpointFormProps) {
         value={draft.description}
         onChange={(event) => change('description', { description: event.target.value })}
         error={errorOf('description')}
+      />
+      <Field
+        id={`${id}-max_in_flight`}
+        label="Deliveries at once"
+        hint={`How many events may be on their way to this endpoint at the same time, 1 to ${MAX_IN_FLIGHT_LIMIT}. Events about one order, shipment or claim always go one at a time, oldest first. 1 sends every event in order.`}
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={MAX_IN_FLIGHT_LIMIT}
+        value={draft.maxInFlight}
+        onChange={(event) => change('max_in_flight', { maxInFlight: event.target.value })}
+        error={errorOf('max_in_flight')}
       />
       <div className="dialog-actions">
         <button type="button" className="button secondary" onClick={onCancel}>
