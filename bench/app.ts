@@ -1,7 +1,7 @@
 // The app as the benchmark runs it (bench/target.ts, bench/trace-queries.ts): built by the same
 // composition root as main.ts, with rate limits off, a silent logger, the sandbox tracking provider with no job workers, and
 // the offline address verifier, so nothing outside this machine is measured. Event workers run only
-// for the delivery run (BENCH_EVENT_WORKERS=1), which sends to a receiver on this machine.
+// for the delivery run (BENCH_EVENTS), which sends to a receiver on this machine.
 import { createExpressEndpoints } from '@ts-rest/express';
 import express from 'express';
 import { addressesContract, ordersContract, quotesContract, shipmentsContract } from '../contract/index.js';
@@ -26,9 +26,14 @@ async function startBenchService(databaseUrl: string, poolSize: number): Promise
   // The two-instance run turns the shared limits on, with a quote limit it can exhaust quickly.
   const quoteLimit = process.env.BENCH_QUOTES_PER_MINUTE;
   const rateLimits = quoteLimit === undefined ? null : { ...DEFAULT_RATE_LIMITS, quotesPerMinute: Number(quoteLimit) };
-  // The delivery run (bench/delivery.ts) works events, to a receiver on this machine.
+  // The delivery run (bench/delivery.ts) sends to a receiver on this machine: BENCH_EVENTS=write
+  // lets it make such an endpoint (and writes a backlog), BENCH_EVENTS=work also delivers.
   const offline = offlineServiceOptions(databaseUrl, poolSize);
-  const events = process.env.BENCH_EVENT_WORKERS === '1' ? { ...offline.events, workers: true, allowPrivateNetworks: true, dispatchIntervalMs: 200 } : offline.events;
+  const benchEvents = process.env.BENCH_EVENTS;
+  const events =
+    benchEvents === 'work' || benchEvents === 'write'
+      ? { ...offline.events, workers: benchEvents === 'work', allowPrivateNetworks: true, dispatchIntervalMs: 200 }
+      : offline.events;
   const service = await composeService({ ...offline, events, rateLimits });
   return {
     service,

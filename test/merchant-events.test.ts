@@ -444,7 +444,9 @@ describe('retention', () => {
       await endpointFor(receiver, ['order.created'], store);
       for (let i = 0; i < 2; i += 1) expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody() })).status).toBe(201);
       await receiver.waitFor((received) => received.length >= 2);
-      const [old, recent] = receiver.received.map((delivery) => delivery.event.id);
+      // Both attempts recorded (the sweep must not race one), the events in commit order.
+      await deliveriesSettled(service.db, store.store.id);
+      const [old, recent] = [...receiver.received].sort((a, b) => a.event.created_at.localeCompare(b.event.created_at)).map((delivery) => delivery.event.id);
       // The first event is moved back to just over the retention; the second to just under it.
       const day = 86_400_000;
       await service.db.event.update({ where: { id: old as string }, data: { createdAt: new Date(Date.now() - EVENT_RETENTION_DAYS * day - 60_000) } });

@@ -13,6 +13,8 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../domain/kernel/index.js';
 import {
+  type AttemptResult,
+  type DueDelivery,
   endpointsWithDueDeliveries,
   hasDueDelivery,
   inFlightLimit,
@@ -72,13 +74,37 @@ export async function startEventDelivery(options: EventDeliveryOptions): Promise
    */
   const drain = async (endpointId: string) => {
     const lanes = await inFlightLimit(db, endpointId);
-    let attempting = 0;
+    // Attempts posted whose outcome is not recorded yet: an idle lane waits for them (one may free
+    // the next event of its object), and the job ends only once every one is recorded.
+    let unsettled = 0;
+    const recordings = new Set<Promise<void>>();
+    const settle = (due: DueDelivery, result: AttemptResult, attemptedAt: Date): Promise<void> => {
+      const recording = recordAttempt(db, due, result, attemptedAt, settings)
+        .then((outcome) => {
+          metrics.eventDeliveryAttempted(outcome);
+          // Ids and outcomes only: the URL, the body and the answer may hold the store's or shoppers' data.
+          logger.info(
+            { component: 'events', delivery_id: due.id, event_id: due.eventId, endpoint_id: endpointId, outcome, status_code: result.statusCode, duration_ms: result.durationMs, error: result.error },
+            'event delivery attempt',
+          );
+        })
+        .catch((error: unknown) => {
+          // Unrecorded, the delivery keeps its lease until it runs out, and is attempted again then.
+          logger.warn({ component: 'events', delivery_id: due.id, endpoint_id: endpointId, error_name: error instanceof Error ? error.name : typeof error }, 'event attempt not recorded');
+        })
+        .finally(() => {
+          unsettled -= 1;
+          recordings.delete(recording);
+        });
+      recordings.add(recording);
+      return recording;
+    };
     const lane = async (): Promise<'idle' | 'spent'> => {
       let idleWaitMs = LANE_IDLE_POLL_MS;
       for (let attempted = 0; attempted < DELIVERIES_PER_LANE; ) {
         const due = await takeDueDelivery(db, endpointId, clock.now());
         if (due === null) {
-          if (attempting === 0) return 'idle';
+          if (unsettled === 0) return 'idle';
           // Backing off: a slow attempt elsewhere must not turn the idle lanes into a busy loop.
           await sleep(idleWaitMs);
           idleWaitMs = Math.min(LANE_IDLE_POLL_MAX_MS, idleWaitMs * 2);
@@ -86,27 +112,20 @@ export async function startEventDelivery(options: EventDeliveryOptions): Promise
         }
         idleWaitMs = LANE_IDLE_POLL_MS;
         attempted += 1;
-        attempting += 1;
-        try {
-          const attemptedAt = clock.now();
-          const result = await postEvent(due.url, signedHeaders(due, attemptedAt), due.body, {
-            allowPrivateNetworks: settings.allowPrivateNetworks,
-            ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
-          });
-          const outcome = await recordAttempt(db, due, result, attemptedAt, settings);
-          metrics.eventDeliveryAttempted(outcome);
-          // Ids and outcomes only: the URL, the body and the answer may hold the store's or shoppers' data.
-          logger.info(
-            { component: 'events', delivery_id: due.id, event_id: due.eventId, endpoint_id: endpointId, outcome, status_code: result.statusCode, duration_ms: result.durationMs, error: result.error },
-            'event delivery attempt',
-          );
-        } finally {
-          attempting -= 1;
-        }
+        unsettled += 1;
+        const attemptedAt = clock.now();
+        const result = await postEvent(due.url, signedHeaders(due, attemptedAt), due.body, {
+          allowPrivateNetworks: settings.allowPrivateNetworks,
+          ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
+        });
+        // Recorded while this lane takes its next delivery: the lease keeps this one off every lane,
+        // and its object's next event stays held back until the record commits.
+        void settle(due, result, attemptedAt);
       }
       return 'spent';
     };
     const ended = await Promise.all(Array.from({ length: lanes }, () => lane()));
+    await Promise.all(recordings);
     // Spent, or committed just as the last lane stopped: the endpoint goes back in the queue.
     if (ended.includes('spent') || (await hasDueDelivery(db, endpointId, clock.now()))) await queueEndpoint(endpointId);
   };

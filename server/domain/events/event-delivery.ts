@@ -73,31 +73,45 @@ const takeable = (alias: string, now: Date) => Prisma.sql`
  * one of it back until it is settled (succeeded, or failed for good).
  */
 export async function takeDueDelivery(db: Database, endpointId: string, now: Date): Promise<DueDelivery | null> {
-  const taken = await db.$queryRaw<Array<{ id: string; event_id: string; attempt_count: number }>>`
-    UPDATE webhook_deliveries d SET leased_until = ${new Date(now.getTime() + DELIVERY_LEASE_MS)}
-     WHERE d.id = (SELECT c.id FROM webhook_deliveries c
-                    WHERE c.endpoint_id = ${endpointId} AND ${takeable('c', now)}
-                    ORDER BY c.event_seq, c.seq LIMIT 1 FOR UPDATE SKIP LOCKED)
-       AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.enabled)
-     RETURNING d.id, d.event_id, d.attempt_count`;
+  // One statement: the take, and what the attempt needs of its event and endpoint. Ordered by the
+  // event alone, so the partial index on (endpoint_id, event_seq) gives the order without a sort.
+  const taken = await db.$queryRaw<
+    Array<{
+      id: string;
+      attempt_count: number;
+      event_id: string;
+      type: string;
+      mode: string;
+      data: unknown;
+      created_at: Date;
+      url: string;
+      secret: string;
+      previous_secret: string | null;
+      previous_secret_expires_at: Date | null;
+    }>
+  >`
+    WITH taken AS (
+      UPDATE webhook_deliveries d SET leased_until = ${new Date(now.getTime() + DELIVERY_LEASE_MS)}
+       WHERE d.id = (SELECT c.id FROM webhook_deliveries c
+                      WHERE c.endpoint_id = ${endpointId} AND ${takeable('c', now)}
+                      ORDER BY c.event_seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+         AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.enabled)
+       RETURNING d.id, d.event_id, d.attempt_count)
+    SELECT t.id, t.attempt_count, e.id AS event_id, e.type, e.mode, e.data, e.created_at,
+           w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
+      FROM taken t JOIN events e ON e.id = t.event_id JOIN webhook_endpoints w ON w.id = ${endpointId}`;
   const row = taken[0];
   if (row === undefined) return null;
-  const [event, endpoint] = await Promise.all([
-    db.event.findUniqueOrThrow({ where: { id: row.event_id } }),
-    db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } }),
-  ]);
-  const secrets = [endpoint.secret];
-  if (endpoint.previousSecret !== null && endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > now) {
-    secrets.push(endpoint.previousSecret);
-  }
+  const secrets = [row.secret];
+  if (row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now) secrets.push(row.previous_secret);
   return {
     id: row.id,
     endpointId,
-    url: endpoint.url,
+    url: row.url,
     secrets,
     attemptCount: row.attempt_count,
-    eventId: event.id,
-    body: JSON.stringify(eventBody(event)),
+    eventId: row.event_id,
+    body: JSON.stringify(eventBody({ id: row.event_id, type: row.type, mode: row.mode, data: row.data, createdAt: row.created_at })),
   };
 }
 
@@ -138,37 +152,44 @@ export async function recordAttempt(
   settings: Pick<EventDeliverySettings, 'retryScheduleSeconds'>,
 ): Promise<AttemptOutcome> {
   return db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<Array<{ attempt_count: number; status: string }>>`
-      SELECT attempt_count, status FROM webhook_deliveries WHERE id = ${delivery.id} FOR UPDATE`;
+    // The delivery, locked, and its event, shared-locked: the receiver may have echoed what it was
+    // sent, and if the event was erased meanwhile (an order's personal data) its answer is not
+    // kept; the event row's lock orders this with the erasure.
+    const locked = await tx.$queryRaw<Array<{ attempt_count: number; status: string; id: string; type: string; mode: string; data: unknown; created_at: Date }>>`
+      SELECT d.attempt_count, d.status, e.id, e.type, e.mode, e.data, e.created_at
+        FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+       WHERE d.id = ${delivery.id}
+         FOR UPDATE OF d FOR SHARE OF e`;
     const current = locked[0];
     // Deleted with its endpoint meanwhile, or finished by a worker whose lease ran out: nothing to add.
     if (current === undefined || current.status !== 'pending') return current?.status === 'succeeded' ? 'succeeded' : 'failed';
     const attempts = current.attempt_count + 1;
-    // The receiver may have echoed what it was sent. If the event was erased meanwhile (an order's
-    // personal data), its answer is not kept; the event row's lock orders this with the erasure.
-    await tx.$queryRaw`SELECT 1 FROM events WHERE id = ${delivery.eventId} FOR SHARE`;
-    const event = await tx.event.findUnique({ where: { id: delivery.eventId } });
-    const stillAsSent = event !== null && JSON.stringify(eventBody(event)) === delivery.body;
+    const stillAsSent = JSON.stringify(eventBody({ id: current.id, type: current.type, mode: current.mode, data: current.data, createdAt: current.created_at })) === delivery.body;
+    const responseBody = stillAsSent ? result.responseBody : null;
+    const now = new Date(attemptedAt.getTime() + result.durationMs);
+    if (result.succeeded) {
+      // The attempt, the delivery done and the endpoint's failing streak over, in one statement.
+      await tx.$executeRaw`
+        WITH attempt AS (
+          INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, succeeded, status_code, duration_ms, error, response_body)
+          VALUES (${delivery.id}, ${attemptedAt}, true, ${result.statusCode}, ${result.durationMs}, ${result.error}, ${responseBody})),
+        done AS (
+          UPDATE webhook_deliveries SET status = 'succeeded', attempt_count = ${attempts}, next_attempt_at = NULL, leased_until = NULL, updated_at = ${now}
+           WHERE id = ${delivery.id})
+        UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${delivery.endpointId} AND failing_since IS NOT NULL`;
+      return 'succeeded';
+    }
     await tx.webhookDeliveryAttempt.create({
       data: {
         deliveryId: delivery.id,
         attemptedAt,
-        succeeded: result.succeeded,
+        succeeded: false,
         statusCode: result.statusCode,
         durationMs: result.durationMs,
         error: result.error,
-        responseBody: stillAsSent ? result.responseBody : null,
+        responseBody,
       },
     });
-    const now = new Date(attemptedAt.getTime() + result.durationMs);
-    if (result.succeeded) {
-      await tx.webhookDelivery.update({
-        where: { id: delivery.id },
-        data: { status: 'succeeded', attemptCount: attempts, nextAttemptAt: null, leasedUntil: null, updatedAt: now },
-      });
-      await tx.webhookEndpoint.updateMany({ where: { id: delivery.endpointId, failingSince: { not: null } }, data: { failingSince: null } });
-      return 'succeeded';
-    }
     await tx.webhookEndpoint.updateMany({ where: { id: delivery.endpointId, failingSince: null }, data: { failingSince: attemptedAt } });
     const delay = retryDelayMs(settings.retryScheduleSeconds, attempts);
     if (delay !== null) {
