@@ -6,13 +6,13 @@ import type { ClientInferRequest, ClientInferResponseBody } from '@ts-rest/core'
 import { useId, useState, type FormEvent } from 'react';
 import { ConsoleRoleSchema, SETUP_LINK_TTL_HOURS, type consoleContract } from '../../../../../contract/console/index.js';
 import { api, bodyOf, errorMessage, fieldError } from '../../api';
-import { CopyButton } from '../../components/CopyButton';
 import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Field } from '../../../../shared/Field';
 import { formatDateTime } from '../../format';
 import { usersQuery, type User } from './queries';
 import { SETTINGS_PARTS, SettingsSection } from './SettingsSection';
+import { ShownOnceDialog } from '../../components/ShownOnceDialog';
 
 type Role = User['role'];
 type InviteBody = ClientInferRequest<typeof consoleContract.settings.invite>['body'];
@@ -193,36 +193,25 @@ interface SetupLinkDialogProps {
 
 /** The invitation's setup link, once. Closing the dialog forgets it; a reload never had it. */
 function SetupLinkDialog({ invited, onClose }: SetupLinkDialogProps) {
-  const id = useId();
   return (
-    <Dialog open={invited !== null} onClose={onClose} labelledBy={`${id}-title`} describedBy={`${id}-note`}>
-      {invited === null ? null : (
-        <div className="dialog-body">
-          <h2 id={`${id}-title`}>Setup link for {invited.user.email}</h2>
-          <p className="warning" id={`${id}-note`}>
-            Send it to them yourself: no email goes out. It works once, within {SETUP_LINK_TTL_HOURS} hours, and will not be shown again.
-          </p>
-          <label htmlFor={`${id}-link`}>Setup link</label>
-          {/* A text area, not an input: the whole link wraps into view, even on a phone. */}
-          <textarea
-            id={`${id}-link`}
-            className="secret settings-link"
-            readOnly
-            rows={3}
-            value={invited.setup_url}
-            spellCheck={false}
-            autoComplete="off"
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <CopyButton text={invited.setup_url} targetId={`${id}-link`} what="the setup link" className="settings-copy-link" />
-          <div className="dialog-actions">
-            <button type="button" className="button primary" onClick={onClose}>
-              I have copied the link
-            </button>
-          </div>
-        </div>
-      )}
-    </Dialog>
+    <ShownOnceDialog
+      shown={
+        invited === null
+          ? null
+          : {
+              title: `Setup link for ${invited.user.email}`,
+              warning: `Send it to them yourself: no email goes out. It works once, within ${SETUP_LINK_TTL_HOURS} hours, and will not be shown again.`,
+              label: 'Setup link',
+              what: 'the setup link',
+              value: invited.setup_url,
+              rows: 3,
+              closeLabel: 'I have copied the link',
+              valueClassName: 'settings-link',
+              copyClassName: 'settings-copy-link',
+            }
+      }
+      onClose={onClose}
+    />
   );
 }
 
