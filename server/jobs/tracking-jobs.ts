@@ -12,7 +12,7 @@ import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { inConnectionTransaction, type Database, type HotStatement } from '../db/client.js';
 import type { Clock } from '../domain/kernel/index.js';
-import { pollShipment, TrackingUnavailableError } from '../domain/shipments/index.js';
+import { nextPollAt, pollShipment, TrackingUnavailableError } from '../domain/shipments/index.js';
 import { claimRulesAfterTracking } from './claim-rules.js';
 import type { PollScheduler, TrackingProvider } from '../domain/shipments/index.js';
 
@@ -106,9 +106,8 @@ export async function startTrackingJobs(options: TrackingJobsOptions): Promise<T
       async (jobs) => {
         for (const job of jobs) {
           const now = clock.now();
-          const nextPollAt = new Date(now.getTime() + options.pollIntervalSeconds * 1000);
           try {
-            const outcome = await pollShipment(db, provider, scheduler, job.data.shipmentId, now, nextPollAt);
+            const outcome = await pollShipment(db, provider, scheduler, job.data.shipmentId, now, (registeredAt) => nextPollAt(registeredAt, now, options.pollIntervalSeconds));
             logger.debug({ component: 'jobs', shipment_id: job.data.shipmentId, outcome }, 'tracking poll');
             await rerunRulesAfterTracking(job.data.shipmentId);
           } catch (error) {

@@ -21,6 +21,7 @@ export { createShipment, insertShipments, type NewParcel, newShipmentRecord, typ
 export { getShipment, listOrderShipments, shipmentOrder } from './get-shipment.js';
 export { listShipments, type ShipmentCounts, type ShipmentListQuery, type ShipmentSummary } from './list-shipments.js';
 export { applyProviderEvent, type PollOutcome, pollShipment } from './poll-shipment.js';
+export { nextPollAt, POLL_BACKOFF, pollsOverWindow } from './poll-schedule.js';
 export { isSandboxTrackingNumber, resolveCourier, type ResolvedCourier } from './resolve-courier.js';
 export { toCheckpointResponse, toShipmentResponse } from './shipment-payload.js';
 export {

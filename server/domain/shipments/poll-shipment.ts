@@ -36,7 +36,8 @@ export async function pollShipment(
   scheduler: PollScheduler,
   shipmentId: string,
   now: Date,
-  nextPollAt: Date,
+  /** When to poll again: a time, or the schedule by the shipment's registration (poll-schedule.ts). */
+  nextPollAt: Date | ((registeredAt: Date) => Date),
 ): Promise<PollOutcome> {
   const shipment = await db.shipment.findUnique({ where: { id: shipmentId } });
   if (!shipment || shipment.cancelledOn !== null || shipment.deliveryStatus === 'Delivered') return 'stop';
@@ -73,7 +74,8 @@ export async function pollShipment(
     }
   }
   const report = await provider.fetch(target, now);
-  const status = await applyTrackingReport(db, TRACKING_POLL_ACTOR, shipment.id, report, now, { scheduler, startAfter: nextPollAt });
+  const startAfter = typeof nextPollAt === 'function' ? nextPollAt(shipment.createdOn) : nextPollAt;
+  const status = await applyTrackingReport(db, TRACKING_POLL_ACTOR, shipment.id, report, now, { scheduler, startAfter });
   return status === null || status === 'Delivered' || status === 'Cancelled' ? 'stop' : 'again';
 }
 
