@@ -55,6 +55,8 @@ export const config = {
   scale: process.env.BENCH_SCALE !== '0',
   twoInstances: process.env.BENCH_TWO_INSTANCES !== '0',
   delivery: process.env.BENCH_DELIVERY !== '0',
+  /** Active shipments whose poll jobs the tracking run queues (0: no tracking run). */
+  trackingShipments: numberFromEnv('BENCH_TRACKING_SHIPMENTS', 1_000_000),
   only: (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   serverNodeOptions: (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
   allocationProfile: process.env.BENCH_ALLOCATION_PROFILE ? resolve(root, process.env.BENCH_ALLOCATION_PROFILE) : undefined,

@@ -9,6 +9,7 @@ import type { Measurement } from './measurement.js';
 import type { CapturedPlans } from './plans.js';
 import type { DeliveryResult } from './delivery.js';
 import type { ScaleResult } from './scale.js';
+import type { TrackingVolumeResult } from './tracking-volume.js';
 import type { TwoInstancesResult } from './two-instances.js';
 
 export interface Result extends Measurement {
@@ -217,6 +218,7 @@ export interface RunResults {
   captured: CapturedPlans;
   twoInstances: TwoInstancesResult | null;
   delivery: DeliveryResult | null;
+  tracking: TrackingVolumeResult | null;
 }
 
 /** Writes the results file (config.output) and prints the tables, the targets and the query plans. */
@@ -246,6 +248,7 @@ export function writeReport(facts: RunFacts, run: RunResults): void {
     scale,
     twoInstances: run.twoInstances,
     delivery: run.delivery,
+    tracking: run.tracking,
     queriesPerRequest,
     plans,
   };

@@ -19,6 +19,7 @@
 //   bench/measurement.ts  load generation, the paced runs and their quantiles, CPU sampling
 //   bench/scale.ts        the scale run (bulk load, then order read and create, and the console's searches)
 //   bench/delivery.ts     the delivery run (a burst of events to one endpoint answering in 100 ms)
+//   bench/tracking-volume.ts  the tracking run (a million active shipments' poll jobs in the queue)
 //   bench/two-instances.ts  two server processes on one database: together, and their shared limits
 //   bench/plans.ts        the query plans, from statements captured by bench/statements.ts
 //   bench/report.ts       the targets checked, the results file and the printed tables
@@ -38,6 +39,7 @@ import { capturePlans, type CapturedPlans } from './plans.js';
 import { medianRound, targetChecks, writeReport, type Result } from './report.js';
 import { upsTrackingNumber } from './requests.js';
 import { deliveryRun } from './delivery.js';
+import { trackingVolumeRun } from './tracking-volume.js';
 import { scaleRun, type ScaleResult } from './scale.js';
 import { baselineScenarios, newCounters, serverScenarios } from './scenarios.js';
 import { BENCH_INSERTS_DDL, createDatabaseIn, PLATFORM_SECRET, PLATFORM_SLUG, seed, BENCH_OPERATOR } from './seed.js';
@@ -176,6 +178,8 @@ async function main(): Promise<void> {
     for (const target of [server, echo, insert, routeFloor]) await target.stop();
     // One endpoint receiving a burst of events (bench/delivery.ts).
     const delivery = config.delivery ? await deliveryRun(url, (target) => targets.push(target)) : null;
+    // A million active shipments' poll jobs in the queue (bench/tracking-volume.ts).
+    const tracking = config.trackingShipments > 0 ? await trackingVolumeRun(cluster) : null;
 
     // The scale run, and the query plans: with the large scale stored, or else in this database.
     let scale: ScaleResult | null = null;
@@ -189,7 +193,7 @@ async function main(): Promise<void> {
     }
 
     const checks = targetChecks(results, halfRate, scale, twoInstances, delivery);
-    writeReport({ startedAt, loadAtStart, pgVersion, sharedBuffers }, { results, halfRate, checks, scale, captured, twoInstances, delivery });
+    writeReport({ startedAt, loadAtStart, pgVersion, sharedBuffers }, { results, halfRate, checks, scale, captured, twoInstances, delivery, tracking });
   } finally {
     for (const target of targets) await target.stop().catch(() => undefined);
     killTargets();
