@@ -50,6 +50,17 @@ export const endpointNotFound = (id: string) => new AppError('not_found', `No we
 /** Whether an endpoint subscribed to `events` receives an event of this type. */
 export const subscribesTo = (events: readonly string[], type: string) => events.includes(type) || events.includes(ALL_EVENTS);
 
+/**
+ * 409 unless the named endpoint may be sent an event of `type` now: enabled, and subscribed to it.
+ * `fields` name the request's fields for the endpoint and the type.
+ */
+export function assertEndpointTakes(endpoint: { id: string; enabled: boolean; events: readonly string[] }, type: string, fields: { endpoint: string; type: string }): void {
+  if (!endpoint.enabled) throw new AppError('conflict', `Endpoint "${endpoint.id}" is disabled; enable it first.`, [{ field: fields.endpoint, message: 'is disabled' }]);
+  if (!subscribesTo(endpoint.events, type)) {
+    throw new AppError('conflict', `Endpoint "${endpoint.id}" does not receive ${type} events.`, [{ field: fields.type, message: `does not receive ${type}` }]);
+  }
+}
+
 /** The same rule in SQL, for the outbox's fan-out: an enabled endpoint (alias w) subscribed to the event type `typeSql`. */
 export const receivesSql = (typeSql: string) => `w.enabled AND (${typeSql} = ANY (w.events) OR '${ALL_EVENTS}' = ANY (w.events))`;
 

@@ -3,9 +3,8 @@ import type { Database } from '../../db/client.js';
 import type { Scope } from '../access/index.js';
 
 import { recordAudit } from '../access/index.js';
-import { AppError } from '../kernel/index.js';
 import { findEventOfStore } from './list-events.js';
-import { endpointNotFound, subscribesTo } from './endpoint-record.js';
+import { assertEndpointTakes, endpointNotFound, subscribesTo } from './endpoint-record.js';
 import { DeliveryRecord, deliveryInclude, toDeliveryRecord } from './list-deliveries.js';
 
 /**
@@ -23,10 +22,7 @@ export async function resendEvent(db: Database, scope: Scope, eventId: string, e
     if (endpointId !== undefined) {
       const named = endpoints[0];
       if (named === undefined) throw endpointNotFound(endpointId);
-      if (!named.enabled) throw new AppError('conflict', `Endpoint "${endpointId}" is disabled; enable it first.`, [{ field: 'endpoint_id', message: 'is disabled' }]);
-      if (!subscribesTo(named.events, event.type)) {
-        throw new AppError('conflict', `Endpoint "${endpointId}" does not receive ${event.type} events.`, [{ field: 'endpoint_id', message: `does not receive ${event.type}` }]);
-      }
+      assertEndpointTakes(named, event.type, { endpoint: 'endpoint_id', type: 'endpoint_id' });
     }
     const targets = endpoints.filter((endpoint) => subscribesTo(endpoint.events, event.type));
     const created = [];

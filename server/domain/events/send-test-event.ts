@@ -5,9 +5,8 @@
 import { EVENT_TYPES, type EventType } from '../../../contract/merchant-events.js';
 import type { Database } from '../../db/client.js';
 import { actorColumns, recordAudit, type Scope } from '../access/index.js';
-import { AppError } from '../kernel/index.js';
 import type { NewEvent } from './emit-event.js';
-import { endpointNotFound, subscribesTo } from './endpoint-record.js';
+import { assertEndpointTakes, endpointNotFound, subscribesTo } from './endpoint-record.js';
 import { type DeliveryRecord, deliveryInclude, toDeliveryRecord } from './list-deliveries.js';
 
 /**
@@ -24,11 +23,9 @@ export async function sendTestEvent(
 ): Promise<DeliveryRecord> {
   const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, storeId: scope.store.id }, select: { id: true, enabled: true, events: true } });
   if (endpoint === null) throw endpointNotFound(endpointId);
-  if (!endpoint.enabled) throw new AppError('conflict', `Endpoint "${endpointId}" is disabled; enable it first.`, [{ field: 'id', message: 'is disabled' }]);
-  const chosen = type ?? EVENT_TYPES.find((candidate) => subscribesTo(endpoint.events, candidate));
-  if (chosen === undefined || !subscribesTo(endpoint.events, chosen)) {
-    throw new AppError('conflict', `Endpoint "${endpointId}" does not receive ${chosen ?? 'any'} events.`, [{ field: 'type', message: `is not one the endpoint receives` }]);
-  }
+  // By default the first type it receives; an endpoint always receives one (its list is never empty).
+  const chosen = type ?? EVENT_TYPES.find((candidate) => subscribesTo(endpoint.events, candidate)) ?? EVENT_TYPES[0];
+  assertEndpointTakes(endpoint, chosen, { endpoint: 'id', type: 'type' });
   const event = await sample(chosen);
   const { actorKind, actorId } = actorColumns(scope.actor);
   return db.$transaction(async (tx) => {

@@ -1,23 +1,24 @@
 // The shopper's contact on an order (name, email, phone, shipping address): what a person deciding
 // a claim needs to reach them. Read on its own, apart from the order's other data, so that who may
 // see it is decided in one place (the console shows it to the roles that decide claims).
+import type { z } from 'zod';
+import type { ConsoleOrderContact } from '../../../contract/console/orders.js';
 import type { Database } from '../../db/client.js';
 import type { Scope } from '../access/index.js';
 
-export interface ContactAddress {
-  street_address1: string;
-  street_address2: string | null;
-  city: string;
-  province: string | null;
-  zip: string | null;
-  country_code: string;
-}
+export type ContactAddress = NonNullable<z.input<typeof ConsoleOrderContact>['shipping_address']>;
 
 export interface OrderContact {
   name: string | null;
   email: string | null;
   phone: string | null;
   shippingAddress: ContactAddress | null;
+}
+
+/** The shopper's name as people read it: first and last, whichever were given; null for none. */
+export function customerName(first: string | null, last: string | null): string | null {
+  const name = [first, last].filter((part): part is string => part !== null && part.trim() !== '').join(' ');
+  return name === '' ? null : name;
 }
 
 const textOrNull = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : null);
@@ -47,9 +48,8 @@ export async function orderContact(db: Database, scope: Scope, sourceOrderId: st
     select: { customerFirstName: true, customerLastName: true, customerEmail: true, customerPhone: true, shippingAddress: true },
   });
   if (order === null) return null;
-  const name = [order.customerFirstName, order.customerLastName].filter((part) => part !== null && part.trim() !== '').join(' ');
   const contact: OrderContact = {
-    name: name === '' ? null : name,
+    name: customerName(order.customerFirstName, order.customerLastName),
     email: textOrNull(order.customerEmail),
     phone: textOrNull(order.customerPhone),
     shippingAddress: contactAddress(order.shippingAddress),

@@ -12,6 +12,7 @@ import { listClaims, normalizedReference, type ClaimRecord } from '../claims/ind
 import { ledgerTotals } from '../billing/index.js';
 import { AppError, decodePageCursor, encodePageCursor, type PageCursor } from '../kernel/index.js';
 import { getOrder, type OrderRecord } from './index.js';
+import { customerName } from './order-contact.js';
 import { HOLDS_PERSONAL_DATA } from '../privacy/index.js';
 import { listOrderShipments, type ShipmentRecord } from '../shipments/index.js';
 
@@ -109,7 +110,7 @@ export async function searchOrders(db: Database, scope: Scope, query: OrderSearc
       sourceOrderId: row.source_order_id,
       sourceOrderNumber: row.source_order_number,
       orderNumber: row.order_number,
-      customerName: [row.first_name, row.last_name].filter((part) => part !== null && part !== '').join(' ') || null,
+      customerName: customerName(row.first_name, row.last_name),
       status: row.status,
       insuranceSelected: row.insurance_selected,
       premiumCents: ledgerTotals(ledger.filter((entry) => entry.orderId === row.id)).netCents,

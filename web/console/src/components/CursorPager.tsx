@@ -1,7 +1,7 @@
 // Previous and next page of a list paged by cursor (the console's orders and claims). The trail of
 // cursors that led to the page lives in the URL, so each page is its own address: Back and a reload
 // come back to it. The area draws the links, typed by its own route.
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import './CursorPager.css';
 
 /** The contract's longest cursor, and a trail longer than anyone clicks "Next page". */
@@ -16,6 +16,23 @@ export function cursorTrailOf(value: unknown): string[] | undefined {
     value.length <= MAX_TRAIL &&
     value.every((cursor): cursor is string => typeof cursor === 'string' && cursor !== '' && cursor.length <= MAX_CURSOR);
   return valid ? value : undefined;
+}
+
+/**
+ * The table of a paged list, focused after "Next page", "Previous page" or Back: the link pressed may
+ * be gone, and the table's caption says which page it is. Not on the first load, which focuses the
+ * page's h1. `loaded`: the new page's rows are shown.
+ */
+export function usePageFocus(cursors: readonly string[], loaded: boolean): RefObject<HTMLTableElement | null> {
+  const tableRef = useRef<HTMLTableElement>(null);
+  const trail = cursors.join(' ');
+  const shownTrail = useRef(trail);
+  useEffect(() => {
+    if (!loaded || trail === shownTrail.current) return;
+    shownTrail.current = trail;
+    tableRef.current?.focus();
+  }, [trail, loaded]);
+  return tableRef;
 }
 
 interface CursorPagerProps {

@@ -7,7 +7,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState, type Ref } from 'react';
 import { ApiError, api, bodyOf, errorMessage, pathParam } from '../../api';
 import { CopyButton } from '../../components/CopyButton';
-import { CursorPager } from '../../components/CursorPager';
+import { CursorPager, usePageFocus } from '../../components/CursorPager';
 import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Facts, Section } from '../../components/Section';
@@ -27,15 +27,7 @@ export function DeliveriesSection({ endpoint }: { endpoint: Endpoint }) {
   const pageNumber = cursors.length + 1;
   const [detailsOf, setDetailsOf] = useState<string | null>(null);
   const [said, setSaid] = useState('');
-  const tableRef = useRef<HTMLTableElement>(null);
-  // After a page change the link pressed may be gone: focus goes to the new page's table.
-  const trail = cursors.join(' ');
-  const shownTrail = useRef(trail);
-  useEffect(() => {
-    if (!page.isSuccess || trail === shownTrail.current) return;
-    shownTrail.current = trail;
-    tableRef.current?.focus();
-  }, [trail, page.isSuccess]);
+  const tableRef = usePageFocus(cursors, page.isSuccess);
 
   // A delivery that settles may change the endpoint: a success ends its failing streak, a delivery
   // whose retries are used up disables it. The endpoint is read again when one does.

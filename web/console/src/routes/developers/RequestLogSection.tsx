@@ -3,9 +3,9 @@
 // server keeps no header, query or body of them: nothing here can hold personal data.
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useEffect, useRef, type Ref } from 'react';
+import type { Ref } from 'react';
 import { REQUEST_LOG_PAGE_LIMIT } from '../../../../../contract/console/developers.js';
-import { CursorPager } from '../../components/CursorPager';
+import { CursorPager, usePageFocus } from '../../components/CursorPager';
 import { ListLoadError } from '../../components/ListLoadError';
 import { Section } from '../../components/Section';
 import { TableScroll } from '../../components/TableScroll';
@@ -21,15 +21,7 @@ export function RequestLogSection() {
   const cursors = search.log ?? [];
   const log = useQuery(requestLogQuery(cursors.at(-1)));
   const pageNumber = cursors.length + 1;
-  const tableRef = useRef<HTMLTableElement>(null);
-  // After a page change the link pressed may be gone: focus goes to the new page's table.
-  const trail = cursors.join(' ');
-  const shownTrail = useRef(trail);
-  useEffect(() => {
-    if (!log.isSuccess || trail === shownTrail.current) return;
-    shownTrail.current = trail;
-    tableRef.current?.focus();
-  }, [trail, log.isSuccess]);
+  const tableRef = usePageFocus(cursors, log.isSuccess);
   const lines = log.data?.data ?? [];
 
   return (

@@ -3,9 +3,9 @@
 // by status, protection and the days placed. The search, the filters and the page are in the URL.
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useEffect, useId, useRef, useState, type FormEvent, type Ref } from 'react';
+import { useId, useState, type FormEvent, type Ref } from 'react';
 import { sessionQuery } from '../../api';
-import { CursorPager } from '../../components/CursorPager';
+import { CursorPager, usePageFocus } from '../../components/CursorPager';
 import { ListLoadError } from '../../components/ListLoadError';
 import { TableScroll } from '../../components/TableScroll';
 import { formatCents, formatDateTime } from '../../format';
@@ -34,16 +34,7 @@ export function OrdersPage() {
   const described = describe(query);
   const results = useQuery(orderSearchQuery(query, cursors.at(-1)));
   const pageNumber = cursors.length + 1;
-  const tableRef = useRef<HTMLTableElement>(null);
-  // After "Next page", "Previous page" or Back, the link pressed may be gone: focus goes to the new
-  // page's table, whose caption says which page it is. Not on the first load, which focuses the h1.
-  const trail = cursors.join(' ');
-  const shownTrail = useRef(trail);
-  useEffect(() => {
-    if (!results.isSuccess || trail === shownTrail.current) return;
-    shownTrail.current = trail;
-    tableRef.current?.focus();
-  }, [trail, results.isSuccess]);
+  const tableRef = usePageFocus(cursors, results.isSuccess);
 
   const rows = results.data?.data ?? [];
   return (

@@ -3,9 +3,9 @@
 // shipment's page and its order's. The filters and the page are in the URL.
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useEffect, useRef, type Ref } from 'react';
+import type { Ref } from 'react';
 import { sessionQuery } from '../../api';
-import { CursorPager } from '../../components/CursorPager';
+import { CursorPager, usePageFocus } from '../../components/CursorPager';
 import { ListLoadError } from '../../components/ListLoadError';
 import { TableScroll } from '../../components/TableScroll';
 import { formatDateTime } from '../../format';
@@ -42,15 +42,7 @@ export function ShipmentsPage() {
   const described = describeFilters(search);
   const results = useQuery(shipmentListQuery(filters, cursors.at(-1)));
   const pageNumber = cursors.length + 1;
-  const tableRef = useRef<HTMLTableElement>(null);
-  // After a page change the link pressed may be gone: focus goes to the new page's table.
-  const trail = cursors.join(' ');
-  const shownTrail = useRef(trail);
-  useEffect(() => {
-    if (!results.isSuccess || trail === shownTrail.current) return;
-    shownTrail.current = trail;
-    tableRef.current?.focus();
-  }, [trail, results.isSuccess]);
+  const tableRef = usePageFocus(cursors, results.isSuccess);
 
   const rows = results.data?.data ?? [];
   return (
