@@ -3,25 +3,24 @@
 // so each type's data has exactly the shape of a real one, ids start with test_, and nothing is
 // stored or read.
 import { ClaimRequest, OrderRequest, ORDER_REQUEST_EXAMPLE, ShipmentRequest, type EventType } from '../../../contract/index.js';
+import type { Database } from '../../db/client.js';
 import type { Scope } from '../access/index.js';
 import { toClaimResponse } from '../claims/index.js';
 import { newEvent, type NewEvent } from '../events/index.js';
 import { toOrderResponse } from '../orders/index.js';
-import { toShipmentResponse } from '../shipments/index.js';
+import { type ShipmentTracking, toShipmentResponse } from '../shipments/index.js';
 import { commandsFor } from './sandbox.js';
 
 const SAMPLE_TRACKING_NUMBER = '1Z999AA10123456784';
 
 /** A realistic event of `type` for the scope's store, at `now`. */
-export async function sampleEvent(scope: Scope, type: EventType, now: Date): Promise<NewEvent> {
+export async function sampleEvent(db: Database, tracking: ShipmentTracking, scope: Scope, type: EventType, now: Date): Promise<NewEvent> {
   const sandbox = commandsFor('test');
   const orderInput = OrderRequest.parse({ ...ORDER_REQUEST_EXAMPLE, source_order_id: 'test_1001', source_order_number: '#1001', quote_id: undefined });
-  // The database is never reached by the sandbox's creates; the parameter is there for the live ones.
-  const noDatabase = undefined as never;
-  const order = toOrderResponse(await sandbox.createOrder(noDatabase, scope, orderInput, now));
+  const order = toOrderResponse(await sandbox.createOrder(db, scope, orderInput, now));
   const shipmentRecord = await sandbox.createShipment(
-    noDatabase,
-    noDatabase,
+    db,
+    tracking,
     scope,
     ShipmentRequest.parse({ tracking_number: SAMPLE_TRACKING_NUMBER, source_order_id: order.source_order_id, courier_id: 'ups' }),
     now,
@@ -30,7 +29,7 @@ export async function sampleEvent(scope: Scope, type: EventType, now: Date): Pro
   // As most claims come: from the shopper, on the claim page.
   const shopper: Scope = { ...scope, actor: { kind: 'shopper', orderId: order.id } };
   const claim = toClaimResponse(
-    await sandbox.fileClaim(noDatabase, shopper, ClaimRequest.parse({ source_order_id: order.source_order_id, tracking_number: SAMPLE_TRACKING_NUMBER, reason: 'lost', description: 'Never arrived.' }), now),
+    await sandbox.fileClaim(db, shopper, ClaimRequest.parse({ source_order_id: order.source_order_id, tracking_number: SAMPLE_TRACKING_NUMBER, reason: 'lost', description: 'Never arrived.' }), now),
   );
   const at = now.toISOString();
   switch (type) {

@@ -246,7 +246,7 @@ export function consoleStoreRouters({ db, clock, tracking, photos, events }: App
       sendTestEvent: async ({ params, body, req }) => {
         const { scope } = consoleOf(req);
         const now = clock.now();
-        const delivery = await sendTestEvent(db, scope, params.id, body.type, (type) => sampleEvent(scope, type, now), now);
+        const delivery = await sendTestEvent(db, scope, params.id, body.type, (type) => sampleEvent(db, tracking, scope, type, now), now);
         return { status: 202, body: toWebhookDeliveryResponse(delivery) };
       },
       resendEvent: async ({ params, body, req }) => {
