@@ -101,6 +101,10 @@ function table(rows: string[][]): string {
 /** The console's order searches at the large scale (issue: "stay fast at a million orders"). */
 const CONSOLE_SEARCH_P50_MS = 25;
 const CONSOLE_SEARCH_P99_MS = 100;
+/** The overview read one at a time, and the overview and a month's statement under the run's full load, at the large scale. */
+const OVERVIEW_ALONE_P50_MS = 25;
+const MONEY_P50_MS = 50;
+const MONEY_P99_MS = 150;
 
 export function targetChecks(
   results: readonly Result[],
@@ -197,6 +201,20 @@ export function targetChecks(
         pass: m.latencyMs.p50 <= CONSOLE_SEARCH_P50_MS && m.latencyMs.p99 <= CONSOLE_SEARCH_P99_MS,
       });
     }
+    // The overview and the statements read the store's daily totals: flat in the store's history.
+    const alone = scale.large.money.overview_one_at_a_time;
+    checks.push({
+      target: `console overview of a month at ${config.scaleLarge} orders, one at a time: p50 <= ${OVERVIEW_ALONE_P50_MS} ms`,
+      measured: `p50 ${alone.latencyMs.p50} ms, p99 ${alone.latencyMs.p99} ms`,
+      pass: alone.latencyMs.p50 <= OVERVIEW_ALONE_P50_MS,
+    });
+    for (const m of [scale.large.money.overview, scale.large.money.statement]) {
+      checks.push({
+        target: `${m.name} at ${config.scaleLarge} orders, ${m.connections} connections: p50 <= ${MONEY_P50_MS} ms, p99 <= ${MONEY_P99_MS} ms`,
+        measured: `p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms (${m.requestsPerSecond.toFixed(0)} req/s)`,
+        pass: m.latencyMs.p50 <= MONEY_P50_MS && m.latencyMs.p99 <= MONEY_P99_MS,
+      });
+    }
   }
   return checks;
 }
@@ -282,14 +300,14 @@ export function writeReport(facts: RunFacts, run: RunResults): void {
   out += config.repeat > 1 ? `; ${config.repeat} rounds: the median round is shown, with the spread of the ratio\n\n` : '\n\n';
   out += `${table(rows)}\n`;
   if (scale) {
-    const scaleRows = [['scale', 'orders', 'req/s', 'mean ms', 'p50 ms', 'p99 ms']];
+    const scaleRows = [['scale', 'orders', 'connections', 'req/s', 'mean ms', 'p50 ms', 'p99 ms']];
     for (const size of [scale.small, scale.large]) {
       for (const name of ['order_read', 'order_create'] as const) {
         const m = size[name];
-        scaleRows.push([name, String(size.ordersStored), m.requestsPerSecond.toFixed(0), String(m.latencyMs.mean), String(m.latencyMs.p50), String(m.latencyMs.p99)]);
+        scaleRows.push([name, String(size.ordersStored), String(m.connections), m.requestsPerSecond.toFixed(0), String(m.latencyMs.mean), String(m.latencyMs.p50), String(m.latencyMs.p99)]);
       }
-      for (const m of size.console_orders) {
-        scaleRows.push([m.name, String(size.ordersStored), m.requestsPerSecond.toFixed(0), String(m.latencyMs.mean), String(m.latencyMs.p50), String(m.latencyMs.p99)]);
+      for (const m of [...size.console_orders, size.money.overview_one_at_a_time, size.money.overview, size.money.statement]) {
+        scaleRows.push([m.name, String(size.ordersStored), String(m.connections), m.requestsPerSecond.toFixed(0), String(m.latencyMs.mean), String(m.latencyMs.p50), String(m.latencyMs.p99)]);
       }
     }
     out += `\n${table(scaleRows)}\n`;

@@ -1,7 +1,7 @@
 // The benchmark's scale run (bench/run.ts): orders bulk-loaded in SQL, each with two line items and
-// a booking in the ledger, then order read (any stored order, uniformly), order create and the
-// console's order list and searches measured against the server with config.scaleSmall and then
-// config.scaleLarge orders stored.
+// a booking in the ledger, then order read (any stored order, uniformly), order create, the
+// console's order list and searches, and the store's overview and monthly statement measured
+// against the server with config.scaleSmall and then config.scaleLarge orders stored.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createDatabase } from '../server/db/client.js';
@@ -9,7 +9,7 @@ import type { EmbeddedCluster } from '../server/db/embedded.js';
 import { config, log, round } from './config.js';
 import { measure, type Measurement, type Scenario } from './measurement.js';
 import { SHIPPING_DETAILS } from './requests.js';
-import { BULK_FIRST_NAMES, bulkReadScenario, consoleSearchScenarios, newCounters, serverScenarios } from './scenarios.js';
+import { BULK_FIRST_NAMES, bulkReadScenario, consoleSearchScenarios, moneyScenarios, newCounters, serverScenarios } from './scenarios.js';
 import { createDatabaseIn, seed, type Seeded } from './seed.js';
 import { startTarget, type Target } from './targets.js';
 
@@ -103,6 +103,8 @@ export interface ScalePoint {
   order_create: Measurement;
   /** The console's orders list, each search and filter (consoleSearchScenarios). */
   console_orders: Measurement[];
+  /** The overview read one at a time, then the overview and a month's statement under the full load (moneyScenarios). */
+  money: { overview_one_at_a_time: Measurement; overview: Measurement; statement: Measurement };
 }
 
 type LatencyRatios = { mean: number; p50: number; p99: number };
@@ -138,6 +140,9 @@ export async function scaleRun(cluster: EmbeddedCluster, targets: Target[]): Pro
     await loader.query('VACUUM ANALYZE orders');
     await loader.query('VACUUM ANALYZE order_line_items');
     await loader.query('VACUUM ANALYZE premium_ledger_entries');
+    // The bulk load ran with triggers off (replica): the store's daily totals are rebuilt from its rows.
+    await loader.query('SELECT rebuild_store_daily_totals($1::uuid)', [scaleSeed.store.id]);
+    await loader.query('VACUUM ANALYZE store_daily_totals');
     await loader.query('CHECKPOINT');
     const loadSeconds = round((Date.now() - loadStarted) / 1000, 1);
     log(`  ${size} orders stored (load + vacuum ${loadSeconds} s): ${JSON.stringify(await tableSizes(loader))}`);
@@ -148,8 +153,14 @@ export async function scaleRun(cluster: EmbeddedCluster, targets: Target[]): Pro
     const consoleOrders: Measurement[] = [];
     // A store's few people at once, not the API's 16 connections: what one of them waits for.
     for (const scenario of consoleSearchScenarios(scaleSeed.consoleCookie, () => stored)) consoleOrders.push(await measure(target, scenario, { connections: CONSOLE_CONNECTIONS }));
+    const { overview, statement } = moneyScenarios(scaleSeed.consoleCookie, scaleSeed.liveKey, () => stored);
+    const money = {
+      overview_one_at_a_time: { ...(await measure(target, overview, { connections: 1 })), name: 'console_overview_month (one at a time)' },
+      overview: await measure(target, overview),
+      statement: await measure(target, statement),
+    };
     await target.stop();
-    return { ordersStored: size, loadSeconds, sizes: await tableSizes(loader), order_read: read, order_create: created, console_orders: consoleOrders };
+    return { ordersStored: size, loadSeconds, sizes: await tableSizes(loader), order_read: read, order_create: created, console_orders: consoleOrders, money };
   };
   const small = await runAt(config.scaleSmall);
   const large = await runAt(config.scaleLarge);

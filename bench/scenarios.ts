@@ -267,6 +267,7 @@ export const BULK_FIRST_DAY = Date.UTC(2025, 0, 1);
 const BULK_SPACING_MS = 37_000;
 
 const bulkDay = (n: number) => new Date(BULK_FIRST_DAY + n * BULK_SPACING_MS).toISOString().slice(0, 10);
+const bulkMonth = (n: number) => bulkDay(n).slice(0, 7);
 
 /**
  * The console's orders list as a merchant uses it over a long history: the first page, then each
@@ -304,4 +305,30 @@ export function consoleSearchScenarios(consoleCookie: string, count: () => numbe
       return `${q(`ada${n}`)}&placed_from=${bulkDay(Math.max(1, n - 50_000))}&placed_to=${bulkDay(n)}`;
     }),
   ];
+}
+
+/**
+ * The store's money over its long history (bench/scale.ts): the console's overview and the API's
+ * billing statement, each of a month of the bulk-loaded history picked at random (about 72,000
+ * bookings in a whole month at a million orders). Both read the store's daily totals.
+ */
+export function moneyScenarios(consoleCookie: string, liveKey: string, count: () => number): { overview: Scenario; statement: Scenario } {
+  return {
+    overview: {
+      name: 'console_overview_month',
+      baseline: null,
+      method: 'GET',
+      path: '/console/api/overview',
+      headers: { cookie: consoleCookie },
+      setup: (req) => ({ ...req, path: `/console/api/overview?month=${bulkMonth(randomIndex(count()))}` }),
+    },
+    statement: {
+      name: 'billing_statement_month',
+      baseline: null,
+      method: 'GET',
+      path: '/v1/billing/statements',
+      headers: { token: liveKey },
+      setup: (req) => ({ ...req, path: `/v1/billing/statements?month=${bulkMonth(randomIndex(count()))}` }),
+    },
+  };
 }

@@ -95,7 +95,10 @@ interface ColumnRow {
 async function columns(): Promise<ColumnRow[]> {
   const { rows } = await client.query<ColumnRow>(
     `SELECT table_name, column_name, udt_name, is_nullable, datetime_precision
-       FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
+       FROM information_schema.columns
+      WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
+        -- A view (store_daily_totals_from_sources) is not a model: Prisma has none of its columns.
+        AND table_name IN (SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE')`,
   );
   return rows;
 }

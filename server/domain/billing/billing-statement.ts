@@ -1,9 +1,10 @@
 // Billing statements: one calendar month (UTC) of a store's premium ledger, summed in integer cents.
 // An entry counts in the month of its effective date; the statement's net is exactly the sum of the
-// month's entries. Only live data exists in the ledger: callers with a test key never get here.
+// month's entries, read from the store's daily totals, which always equal them (daily-totals.ts).
+// Only live data exists in the ledger: callers with a test key never get here.
 import type { Database } from '../../db/client.js';
 import { AppError, DAY_MS } from '../kernel/index.js';
-import type { LedgerReason } from './ledger.js';
+import { readDailyTotals, type DailyTotals } from './daily-totals.js';
 import type { Scope } from '../access/index.js';
 
 export interface BillingCreditWeekRecord {
@@ -55,7 +56,7 @@ export function monthBounds(month: string): { start: Date; end: Date } {
   return { start: utcMidnight(year, monthIndex, 1), end: utcMidnight(year, monthIndex + 1, 1) };
 }
 
-const isoDate = (date: Date): string => date.toISOString().slice(0, 10);
+export const isoDate = (date: Date): string => date.toISOString().slice(0, 10);
 
 /**
  * The ISO 8601 week of an instant, read in UTC: weeks start on Monday, and a week belongs to the
@@ -80,71 +81,49 @@ function centsNumber(cents: bigint): number {
   return Number(cents);
 }
 
-interface DayRow {
-  reason: LedgerReason;
-  /** UTC calendar day of effective_at, YYYY-MM-DD. */
-  day: string;
-  count: number;
-  total: bigint;
+export async function billingStatement(db: Database, scope: Scope, month: string): Promise<BillingStatementRecord> {
+  return statementOfDays(scope.store.id, month, await monthDailyTotals(db, scope.store.id, month));
 }
 
-export async function billingStatement(db: Database, scope: Scope, month: string): Promise<BillingStatementRecord> {
-  const storeId = scope.store.id;
-  // The end bound is computed by PostgreSQL: the month after 9999-12 has no ISO 8601 text.
-  const { start } = monthBounds(month);
-  // One aggregate over the (store_id, effective_at) index: per reason and UTC day, at most 3 x 31
-  // rows. The ISO weeks are formed below from the days, so their rule lives in one place (isoWeek).
-  // Grouped by the date and formatted after grouping: to_char on every entry took more than half
-  // of the statement's time with 66,000 entries in the month.
-  const rows = await db.$queryRaw<DayRow[]>`
-    SELECT reason::text AS reason, to_char(day, 'YYYY-MM-DD') AS day, count, total
-      FROM (SELECT reason,
-                   (effective_at AT TIME ZONE 'UTC')::date AS day,
-                   count(*)::int AS count,
-                   sum(amount_cents)::bigint AS total
-              FROM premium_ledger_entries
-             WHERE store_id = ${storeId}::uuid
-               AND effective_at >= ${start.toISOString()}::timestamptz
-               AND effective_at < ${start.toISOString()}::timestamptz + interval '1 month'
-             GROUP BY 1, 2) AS days
-     ORDER BY 2, 1`;
+/** The month's daily totals (daily-totals.ts): at most 31 days, whatever the store's history. */
+export async function monthDailyTotals(db: Database, storeId: string, month: string): Promise<DailyTotals[]> {
+  return readDailyTotals(db, storeId, isoDate(monthBounds(month).start), '1 month');
+}
 
+/** The statement of a month from its daily totals. The ISO weeks are formed from the days, so their rule lives in one place (isoWeek). */
+export function statementOfDays(storeId: string, month: string, days: readonly DailyTotals[]): BillingStatementRecord {
   let premiumCount = 0;
   let premiumCents = 0n;
   let repricingCount = 0;
   let repricingCents = 0n;
   let creditCount = 0;
   let reversalCents = 0n;
+  const claims = { filed: 0, approved: 0, denied: 0, paid: 0 };
+  let paidCents = 0n;
   const weeks = new Map<string, { startsOn: string; count: number; reversalCents: bigint }>();
-  for (const row of rows) {
-    const total = BigInt(row.total);
-    switch (row.reason) {
-      case 'booking':
-        premiumCount += row.count;
-        premiumCents += total;
-        break;
-      case 'repricing':
-        repricingCount += row.count;
-        repricingCents += total;
-        break;
-      case 'reversal': {
-        creditCount += row.count;
-        reversalCents += total;
-        const { week, startsOn } = isoWeek(new Date(`${row.day}T00:00:00Z`));
-        const bucket = weeks.get(week) ?? { startsOn, count: 0, reversalCents: 0n };
-        bucket.count += row.count;
-        bucket.reversalCents += total;
-        weeks.set(week, bucket);
-        break;
-      }
-      default:
-        // A reason this statement does not know would make net differ from the ledger: refuse.
-        throw new Error(`unknown ledger reason ${String(row.reason)}`);
+  for (const day of days) {
+    premiumCount += day.premiumCount;
+    premiumCents += day.premiumCents;
+    repricingCount += day.repricingCount;
+    repricingCents += day.repricingCents;
+    creditCount += day.reversalCount;
+    reversalCents += day.reversalCents;
+    if (day.reversalCount > 0) {
+      const { week, startsOn } = isoWeek(new Date(`${day.day}T00:00:00Z`));
+      const bucket = weeks.get(week) ?? { startsOn, count: 0, reversalCents: 0n };
+      bucket.count += day.reversalCount;
+      bucket.reversalCents += day.reversalCents;
+      weeks.set(week, bucket);
     }
+    claims.filed += day.claimsFiled;
+    claims.approved += day.claimsApproved;
+    claims.denied += day.claimsDenied;
+    claims.paid += day.claimsPaid;
+    paidCents += day.claimsPaidCents;
   }
 
-  const claims = await monthClaims(db, storeId, start);
   const netCents = centsNumber(premiumCents + repricingCents + reversalCents);
+  const paidTotalCents = centsNumber(paidCents);
   return {
     storeId,
     month,
@@ -158,28 +137,9 @@ export async function billingStatement(db: Database, scope: Scope, month: string
         .map(([week, bucket]) => ({ week, startsOn: bucket.startsOn, count: bucket.count, totalCents: centsNumber(-bucket.reversalCents) })),
     },
     netCents,
-    claims,
-    lossRatio: netCents > 0 ? Math.round((claims.paidTotalCents / netCents) * 10_000) / 10_000 : null,
+    claims: { ...claims, paidTotalCents },
+    lossRatio: netCents > 0 ? Math.round((paidTotalCents / netCents) * 10_000) / 10_000 : null,
   };
-}
-
-/** The month's claims: filed by their filing, approved and denied by their decision, paid by their payout date. */
-async function monthClaims(db: Database, storeId: string, start: Date): Promise<BillingStatementRecord['claims']> {
-  const [row] = await db.$queryRaw<Array<{ filed: number; approved: number; denied: number; paid: number; paid_total: bigint }>>`
-    WITH month AS (SELECT ${start.toISOString()}::timestamptz AS starts, ${start.toISOString()}::timestamptz + interval '1 month' AS ends),
-         decisions AS (
-           SELECT h.to_status, count(*)::int AS n
-             FROM claim_status_changes h JOIN claims c ON c.id = h.claim_id, month
-            WHERE c.store_id = ${storeId}::uuid AND h.to_status IN ('approved', 'denied')
-              AND h.created_at >= month.starts AND h.created_at < month.ends
-            GROUP BY 1)
-    SELECT (SELECT count(*)::int FROM claims c, month WHERE c.store_id = ${storeId}::uuid AND c.created_on >= month.starts AND c.created_on < month.ends) AS filed,
-           COALESCE((SELECT n FROM decisions WHERE to_status = 'approved'), 0) AS approved,
-           COALESCE((SELECT n FROM decisions WHERE to_status = 'denied'), 0) AS denied,
-           (SELECT count(*)::int FROM claims c, month WHERE c.store_id = ${storeId}::uuid AND c.payout_paid_on >= month.starts AND c.payout_paid_on < month.ends) AS paid,
-           (SELECT COALESCE(sum(c.payout_amount_cents), 0)::bigint FROM claims c, month
-             WHERE c.store_id = ${storeId}::uuid AND c.payout_paid_on >= month.starts AND c.payout_paid_on < month.ends) AS paid_total`;
-  return { filed: row?.filed ?? 0, approved: row?.approved ?? 0, denied: row?.denied ?? 0, paid: row?.paid ?? 0, paidTotalCents: centsNumber(row?.paid_total ?? 0n) };
 }
 
 export interface MonthLedgerEntry {
