@@ -403,7 +403,10 @@ describe('delivery', () => {
         expect(ids).toHaveLength(orders);
         expect(new Set(ids).size).toBe(orders);
       }
-      const attempts = () => service.db.webhookDeliveryAttempt.count({ where: { delivery: { endpoint: { storeId: store.store.id } } } });
+      const attempts = async () => {
+        const deliveries = await service.db.webhookDelivery.findMany({ where: { endpoint: { storeId: store.store.id } }, select: { id: true } });
+        return service.db.webhookDeliveryAttempt.count({ where: { deliveryId: { in: deliveries.map((delivery) => delivery.id) } } });
+      };
       expect(await attempts()).toBe(orders * receivers.length);
       // Positive control: a second delivery of one event, made on purpose (a resend to every
       // endpoint), is seen by the same wait and the same count, so a duplicate would have been.
@@ -437,7 +440,12 @@ describe('delivery', () => {
 });
 
 describe('retention', () => {
-  it(`deletes events older than ${EVENT_RETENTION_DAYS} days, with their deliveries and attempts, and keeps newer ones`, async () => {
+  const day = 86_400_000;
+  const utcDay = (at: Date) => at.toISOString().slice(0, 10).replaceAll('-', '');
+  const tableExists = async (name: string) => (await service.db.$queryRaw<Array<{ found: string | null }>>`SELECT to_regclass(${name})::text AS found`)[0]?.found === name;
+
+  /** Two orders' events delivered to one endpoint, oldest first, with their deliveries' attempts recorded. */
+  async function deliveredPair() {
     const store = await seedStore(service.db);
     const receiver = await startEventReceiver();
     try {
@@ -446,20 +454,64 @@ describe('retention', () => {
       await receiver.waitFor((received) => received.length >= 2);
       // Both attempts recorded (the sweep must not race one), the events in commit order.
       await deliveriesSettled(service.db, store.store.id);
-      const [old, recent] = [...receiver.received].sort((a, b) => a.event.created_at.localeCompare(b.event.created_at)).map((delivery) => delivery.event.id);
-      // The first event is moved back to just over the retention; the second to just under it.
-      const day = 86_400_000;
-      await service.db.event.update({ where: { id: old as string }, data: { createdAt: new Date(Date.now() - EVENT_RETENTION_DAYS * day - 60_000) } });
-      await service.db.event.update({ where: { id: recent as string }, data: { createdAt: new Date(Date.now() - EVENT_RETENTION_DAYS * day + 60_000) } });
-      expect(await sweepExpiredEvents(service.db, new Date())).toBeGreaterThanOrEqual(1);
-      expect(await service.db.event.findUnique({ where: { id: old as string } })).toBeNull();
-      expect(await service.db.webhookDelivery.count({ where: { eventId: old as string } })).toBe(0);
-      expect(await service.db.event.findUnique({ where: { id: recent as string } })).not.toBeNull();
-      expect(await service.db.webhookDelivery.count({ where: { eventId: recent as string } })).toBe(1);
-      expect((await call(service.baseUrl, 'GET', `/v1/events/${old as string}`, { key: store.liveKey })).status).toBe(404);
+      const [first, second] = [...receiver.received].sort((a, b) => a.event.created_at.localeCompare(b.event.created_at)).map((delivery) => delivery.event.id as string);
+      return { store, first: first as string, second: second as string };
     } finally {
       await receiver.close();
     }
+  }
+  const deliveriesOf = (eventId: string) => service.db.webhookDelivery.findMany({ where: { eventId }, select: { id: true } });
+  const attemptsOf = async (eventId: string) => service.db.webhookDeliveryAttempt.count({ where: { deliveryId: { in: (await deliveriesOf(eventId)).map((d) => d.id) } } });
+
+  it(`deletes an event dated outside the days created ahead once it is ${EVENT_RETENTION_DAYS} days old, with its deliveries and attempts`, async () => {
+    const { store, first: old, second: recent } = await deliveredPair();
+    // Dated back to just over and just under the retention, with their deliveries and attempts: days
+    // no partition was created for, so the rows move to the default partitions, swept row by row.
+    const redate = async (eventId: string, at: Date) => {
+      const deliveries = (await deliveriesOf(eventId)).map((d) => d.id);
+      await service.db.$executeRaw`UPDATE webhook_delivery_attempts SET event_created_at = ${at} WHERE delivery_id = ANY (${deliveries}::text[])`;
+      await service.db.$executeRaw`UPDATE webhook_deliveries SET event_created_at = ${at} WHERE event_id = ${eventId}`;
+      await service.db.$executeRaw`UPDATE events SET created_at = ${at} WHERE id = ${eventId}`;
+    };
+    await redate(old, new Date(Date.now() - EVENT_RETENTION_DAYS * day - 60_000));
+    await redate(recent, new Date(Date.now() - EVENT_RETENTION_DAYS * day + 60_000));
+    expect(await service.db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM events_default WHERE id IN (${old}, ${recent})`).toEqual([{ n: 2 }]);
+    expect(await attemptsOf(old)).toBe(1);
+
+    expect(await sweepExpiredEvents(service.db, new Date())).toBeGreaterThanOrEqual(1);
+    expect(await service.db.event.findFirst({ where: { id: old } })).toBeNull();
+    expect(await deliveriesOf(old)).toEqual([]);
+    expect(await service.db.webhookDeliveryAttempt.count({ where: { eventCreatedAt: { lt: new Date(Date.now() - EVENT_RETENTION_DAYS * day) } } })).toBe(0);
+    expect(await service.db.event.findFirst({ where: { id: recent } })).not.toBeNull();
+    expect(await deliveriesOf(recent)).toHaveLength(1);
+    expect(await attemptsOf(recent)).toBe(1);
+    expect((await call(service.baseUrl, 'GET', `/v1/events/${old}`, { key: store.liveKey })).status).toBe(404);
+  });
+
+  it('drops a whole day of events, deliveries and attempts once all of it is past the retention, and creates the days ahead', async () => {
+    const { store, first, second } = await deliveredPair();
+    const created = (await service.db.event.findFirst({ where: { id: first }, select: { createdAt: true } }))?.createdAt as Date;
+    const today = utcDay(created);
+    for (const table of ['events', 'webhook_deliveries', 'webhook_delivery_attempts']) expect(await tableExists(`${table}_p${today}`)).toBe(true);
+    // Just before the day's end is past the retention, the day stays whole.
+    const dayEnds = Date.parse(`${created.toISOString().slice(0, 10)}T00:00:00Z`) + day;
+    await sweepExpiredEvents(service.db, new Date(dayEnds + EVENT_RETENTION_DAYS * day - 1));
+    expect(await tableExists(`events_p${today}`)).toBe(true);
+    expect(await service.db.event.count({ where: { id: { in: [first, second] } } })).toBe(2);
+    // Once it is, the three tables' partitions of that day go, with every row in them.
+    const later = new Date(dayEnds + EVENT_RETENTION_DAYS * day);
+    expect(await sweepExpiredEvents(service.db, later)).toBeGreaterThanOrEqual(2);
+    for (const table of ['events', 'webhook_deliveries', 'webhook_delivery_attempts']) {
+      expect(await tableExists(`${table}_p${today}`)).toBe(false);
+      // The days from the sweep's clock on exist ahead.
+      expect(await tableExists(`${table}_p${utcDay(later)}`)).toBe(true);
+      expect(await tableExists(`${table}_p${utcDay(new Date(later.getTime() + 7 * day))}`)).toBe(true);
+    }
+    expect(await service.db.event.count({ where: { id: { in: [first, second] } } })).toBe(0);
+    expect(await deliveriesOf(first)).toEqual([]);
+    expect((await call(service.baseUrl, 'GET', `/v1/events/${second}`, { key: store.liveKey })).status).toBe(404);
+    // Events of today go on being written: into the default partition, now that today's day is gone.
+    expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody() })).status).toBe(201);
   });
 });
 

@@ -97,8 +97,10 @@ async function columns(): Promise<ColumnRow[]> {
     `SELECT table_name, column_name, udt_name, is_nullable, datetime_precision
        FROM information_schema.columns
       WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
-        -- A view (store_daily_totals_from_sources) is not a model: Prisma has none of its columns.
-        AND table_name IN (SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE')`,
+        -- A view (store_daily_totals_from_sources) is not a model, nor is a partition: their columns are
+        -- not Prisma's (a partition's are its parent's, which are).
+        AND table_name IN (SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE')
+        AND table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition)`,
   );
   return rows;
 }
@@ -107,7 +109,8 @@ describe('schema.prisma and the migrated database', () => {
   it('have the same tables', async () => {
     const { rows } = await client.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables
-        WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations'`,
+        WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations'
+          AND table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition)`,
     );
     expect(rows.map((r) => r.table_name).sort()).toEqual(models.map(tableOf).sort());
   });
@@ -169,11 +172,13 @@ describe('schema.prisma and the migrated database', () => {
 
   it('have a foreign key for every relation', async () => {
     const { rows } = await client.query<{ table_name: string; column_name: string; foreign_table: string; foreign_column: string }>(
-      `SELECT tc.table_name, kcu.column_name, ccu.table_name AS foreign_table, ccu.column_name AS foreign_column
+      // A partition's foreign keys are its parent's, under the same names: the parents' only.
+      `SELECT DISTINCT tc.table_name, kcu.column_name, ccu.table_name AS foreign_table, ccu.column_name AS foreign_column
          FROM information_schema.table_constraints tc
-         JOIN information_schema.key_column_usage kcu ON tc.constraint_name = kcu.constraint_name
+         JOIN information_schema.key_column_usage kcu ON tc.constraint_name = kcu.constraint_name AND kcu.table_name = tc.table_name
          JOIN information_schema.constraint_column_usage ccu ON tc.constraint_name = ccu.constraint_name
-        WHERE tc.constraint_type = 'FOREIGN KEY' AND tc.table_schema = 'public'`,
+        WHERE tc.constraint_type = 'FOREIGN KEY' AND tc.table_schema = 'public'
+          AND tc.table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition)`,
     );
     const expected = models.flatMap((model) =>
       model.fields

@@ -65,9 +65,10 @@ async function snapshotOfA(fixture: Fixture): Promise<string> {
     where: { storeId: storeA.store.id, sourceOrderId: fixture.sourceOrderId },
     include: { lineItems: true, ledgerEntries: true, shipments: true, claims: { include: { history: true } }, refunds: true },
   });
-  const endpoint = await service.db.webhookEndpoint.findUnique({ where: { id: fixture.endpointId }, include: { deliveries: { include: { attempts: true } } } });
-  const event = await service.db.event.findUnique({ where: { id: fixture.eventId } });
-  return JSON.stringify({ order, endpoint, event }, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+  const endpoint = await service.db.webhookEndpoint.findUnique({ where: { id: fixture.endpointId }, include: { deliveries: { orderBy: { seq: 'asc' } } } });
+  const attempts = await service.db.webhookDeliveryAttempt.findMany({ where: { deliveryId: { in: endpoint?.deliveries.map((delivery) => delivery.id) ?? [] } }, orderBy: { id: 'asc' } });
+  const event = await service.db.event.findFirst({ where: { id: fixture.eventId } });
+  return JSON.stringify({ order, endpoint, attempts, event }, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
 }
 
 type Requester = (fixture: Fixture, as: 'A' | 'B') => Promise<ApiResponse>;

@@ -4,6 +4,7 @@
 // method, the path, the status, the request id and the duration: no header, query or body.
 import { hotQuery, type Database, type HotStatement } from '../../db/client.js';
 import type { Scope } from './actor.js';
+import { createDayPartitionsAhead, dropDayPartitionsBefore } from '../kernel/index.js';
 
 export const REQUEST_LOG_RETENTION_MS = 24 * 3600 * 1000;
 const FLUSH_EVERY_MS = 1000;
@@ -84,7 +85,15 @@ export async function listRequestLog(db: Database, scope: Scope, now: Date, page
   return { lines: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
 }
 
-/** Lines older than a day, removed by the hourly retention sweep. */
+/**
+ * Lines older than a day, removed by the hourly retention sweep; returns how many. The log is
+ * partitioned by UTC day: a day is dropped once all of it is past (the list above hides lines older
+ * than a day meanwhile), the coming days are created ahead, and a line dated outside them (a clock
+ * far off) is deleted from the default partition.
+ */
 export async function deleteExpiredRequestLog(db: Database, now: Date): Promise<number> {
-  return (await db.requestLogEntry.deleteMany({ where: { at: { lt: new Date(now.getTime() - REQUEST_LOG_RETENTION_MS) } } })).count;
+  const cutoff = new Date(now.getTime() - REQUEST_LOG_RETENTION_MS);
+  await createDayPartitionsAhead(db, 'request_log', 'at', now);
+  const dropped = await dropDayPartitionsBefore(db, 'request_log', cutoff);
+  return dropped + (await db.$executeRaw`DELETE FROM request_log_default WHERE at < ${cutoff}`);
 }

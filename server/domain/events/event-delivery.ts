@@ -96,10 +96,11 @@ export async function takeDueDelivery(db: Database, endpointId: string, now: Dat
                       WHERE c.endpoint_id = ${endpointId} AND ${takeable('c', now)}
                       ORDER BY c.event_seq LIMIT 1 FOR UPDATE SKIP LOCKED)
          AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.enabled)
-       RETURNING d.id, d.event_id, d.attempt_count)
+       RETURNING d.id, d.event_id, d.event_created_at, d.attempt_count)
     SELECT t.id, t.attempt_count, e.id AS event_id, e.type, e.mode, e.data, e.created_at,
            w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
-      FROM taken t JOIN events e ON e.id = t.event_id JOIN webhook_endpoints w ON w.id = ${endpointId}`;
+      FROM taken t JOIN events e ON e.id = t.event_id AND e.created_at = t.event_created_at
+      JOIN webhook_endpoints w ON w.id = ${endpointId}`;
   const row = taken[0];
   if (row === undefined) return null;
   const secrets = [row.secret];
@@ -157,7 +158,7 @@ export async function recordAttempt(
     // kept; the event row's lock orders this with the erasure.
     const locked = await tx.$queryRaw<Array<{ attempt_count: number; status: string; id: string; type: string; mode: string; data: unknown; created_at: Date }>>`
       SELECT d.attempt_count, d.status, e.id, e.type, e.mode, e.data, e.created_at
-        FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+        FROM webhook_deliveries d JOIN events e ON e.id = d.event_id AND e.created_at = d.event_created_at
        WHERE d.id = ${delivery.id}
          FOR UPDATE OF d FOR SHARE OF e`;
     const current = locked[0];
@@ -171,17 +172,18 @@ export async function recordAttempt(
       // The attempt, the delivery done and the endpoint's failing streak over, in one statement.
       await tx.$executeRaw`
         WITH attempt AS (
-          INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, succeeded, status_code, duration_ms, error, response_body)
-          VALUES (${delivery.id}, ${attemptedAt}, true, ${result.statusCode}, ${result.durationMs}, ${result.error}, ${responseBody})),
+          INSERT INTO webhook_delivery_attempts (delivery_id, event_created_at, attempted_at, succeeded, status_code, duration_ms, error, response_body)
+          VALUES (${delivery.id}, ${current.created_at}, ${attemptedAt}, true, ${result.statusCode}, ${result.durationMs}, ${result.error}, ${responseBody})),
         done AS (
           UPDATE webhook_deliveries SET status = 'succeeded', attempt_count = ${attempts}, next_attempt_at = NULL, leased_until = NULL, updated_at = ${now}
-           WHERE id = ${delivery.id})
+           WHERE id = ${delivery.id} AND event_created_at = ${current.created_at})
         UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${delivery.endpointId} AND failing_since IS NOT NULL`;
       return 'succeeded';
     }
     await tx.webhookDeliveryAttempt.create({
       data: {
         deliveryId: delivery.id,
+        eventCreatedAt: current.created_at,
         attemptedAt,
         succeeded: false,
         statusCode: result.statusCode,
@@ -193,14 +195,14 @@ export async function recordAttempt(
     await tx.webhookEndpoint.updateMany({ where: { id: delivery.endpointId, failingSince: null }, data: { failingSince: attemptedAt } });
     const delay = retryDelayMs(settings.retryScheduleSeconds, attempts);
     if (delay !== null) {
-      await tx.webhookDelivery.update({
-        where: { id: delivery.id },
+      await tx.webhookDelivery.updateMany({
+        where: { id: delivery.id, eventCreatedAt: current.created_at },
         data: { attemptCount: attempts, nextAttemptAt: new Date(now.getTime() + delay), leasedUntil: null, updatedAt: now },
       });
       return 'retrying';
     }
-    await tx.webhookDelivery.update({
-      where: { id: delivery.id },
+    await tx.webhookDelivery.updateMany({
+      where: { id: delivery.id, eventCreatedAt: current.created_at },
       data: { status: 'failed', attemptCount: attempts, nextAttemptAt: null, leasedUntil: null, updatedAt: now },
     });
     await disableFailingEndpoint(tx, delivery.endpointId, now);

@@ -1,6 +1,6 @@
 // Reading an endpoint's deliveries, newest first, with each attempt's outcome.
 import { type EventType } from '../../../contract/merchant-events.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
 import type { Scope } from '../access/index.js';
 
 import { AppError } from '../kernel/index.js';
@@ -19,31 +19,36 @@ export interface DeliveryRecord {
   attempts: Array<{ attemptedAt: Date; succeeded: boolean; statusCode: number | null; durationMs: number; error: string | null; responseBody: string | null }>;
 }
 
-export const deliveryInclude = {
-  event: { select: { type: true } },
-  attempts: { orderBy: { id: 'desc' as const } },
-};
+/** The columns a delivery record is made from; its event's type and its attempts are read beside it. */
+export const deliverySelect = { id: true, eventId: true, eventCreatedAt: true, status: true, attemptCount: true, nextAttemptAt: true, createdAt: true } as const;
 
-export function toDeliveryRecord(row: {
-  id: string;
-  eventId: string;
-  status: string;
-  attemptCount: number;
-  nextAttemptAt: Date | null;
-  createdAt: Date;
-  event: { type: string };
-  attempts: DeliveryRecord['attempts'];
-}): DeliveryRecord {
-  return {
+type DeliveryRow = { id: string; eventId: string; eventCreatedAt: Date; status: string; attemptCount: number; nextAttemptAt: Date | null; createdAt: Date };
+
+/**
+ * The deliveries as records, with their events' types and their attempts (newest first). The
+ * three tables are partitioned by the event's day, and each lookup names the days, so it reads
+ * only theirs.
+ */
+export async function toDeliveryRecords(db: Database | Transaction, rows: readonly DeliveryRow[]): Promise<DeliveryRecord[]> {
+  if (rows.length === 0) return [];
+  const days = [...new Set(rows.map((row) => row.eventCreatedAt.getTime()))].map((time) => new Date(time));
+  const events = await db.event.findMany({ where: { id: { in: rows.map((row) => row.eventId) }, createdAt: { in: days } }, select: { id: true, type: true } });
+  const attempts = await db.webhookDeliveryAttempt.findMany({
+    where: { deliveryId: { in: rows.map((row) => row.id) }, eventCreatedAt: { in: days } },
+    orderBy: { id: 'desc' },
+    select: { deliveryId: true, attemptedAt: true, succeeded: true, statusCode: true, durationMs: true, error: true, responseBody: true },
+  });
+  const typeOf = new Map(events.map((event) => [event.id, event.type]));
+  return rows.map((row) => ({
     id: row.id,
     eventId: row.eventId,
-    eventType: row.event.type as EventType,
+    eventType: typeOf.get(row.eventId) as EventType,
     status: row.status as DeliveryRecord['status'],
     attemptCount: row.attemptCount,
     nextAttemptAt: row.nextAttemptAt,
     createdAt: row.createdAt,
-    attempts: row.attempts,
-  };
+    attempts: attempts.filter((attempt) => attempt.deliveryId === row.id).map(({ deliveryId: _delivery, ...attempt }) => attempt),
+  }));
 }
 
 export async function listDeliveries(
@@ -62,9 +67,9 @@ export async function listDeliveries(
   }
   const rows = await db.webhookDelivery.findMany({
     where: { endpointId, ...(before === undefined ? {} : { seq: { lt: before } }) },
-    include: deliveryInclude,
+    select: deliverySelect,
     orderBy: { seq: 'desc' },
     take: page.limit + 1,
   });
-  return { data: rows.slice(0, page.limit).map(toDeliveryRecord), hasMore: rows.length > page.limit };
+  return { data: await toDeliveryRecords(db, rows.slice(0, page.limit)), hasMore: rows.length > page.limit };
 }

@@ -45,8 +45,8 @@ export async function getEvent(db: Database, scope: Scope, id: string): Promise<
 }
 
 /** The ids of an event's store, for the resend (which queues deliveries; event-delivery.ts). */
-export async function findEventOfStore(db: Database | Transaction, storeId: string, id: string): Promise<{ id: string; seq: bigint; type: string; objectKey: string }> {
-  const row = await db.event.findFirst({ where: { id, storeId }, select: { id: true, seq: true, type: true, objectKey: true } });
+export async function findEventOfStore(db: Database | Transaction, storeId: string, id: string): Promise<{ id: string; seq: bigint; type: string; objectKey: string; createdAt: Date }> {
+  const row = await db.event.findFirst({ where: { id, storeId }, select: { id: true, seq: true, type: true, objectKey: true, createdAt: true } });
   if (!row) throw eventNotFound(id);
   return row;
 }

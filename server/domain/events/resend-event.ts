@@ -5,7 +5,7 @@ import type { Scope } from '../access/index.js';
 import { recordAudit } from '../access/index.js';
 import { findEventOfStore } from './list-events.js';
 import { assertEndpointTakes, endpointNotFound, subscribesTo } from './endpoint-record.js';
-import { DeliveryRecord, deliveryInclude, toDeliveryRecord } from './list-deliveries.js';
+import { type DeliveryRecord, deliverySelect, toDeliveryRecords } from './list-deliveries.js';
 
 /**
  * Queues the event again, with its id, to one endpoint or to every enabled endpoint subscribed to
@@ -29,12 +29,12 @@ export async function resendEvent(db: Database, scope: Scope, eventId: string, e
     for (const target of targets) {
       created.push(
         await tx.webhookDelivery.create({
-          data: { eventId: event.id, eventSeq: event.seq, endpointId: target.id, objectKey: event.objectKey, nextAttemptAt: now, createdAt: now, updatedAt: now },
-          include: deliveryInclude,
+          data: { eventId: event.id, eventCreatedAt: event.createdAt, eventSeq: event.seq, endpointId: target.id, objectKey: event.objectKey, nextAttemptAt: now, createdAt: now, updatedAt: now },
+          select: deliverySelect,
         }),
       );
     }
     await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'event.resent', subject: { type: 'event', id: event.id }, details: { deliveries: created.length }, at: now });
-    return created.map(toDeliveryRecord);
+    return toDeliveryRecords(tx, created);
   });
 }

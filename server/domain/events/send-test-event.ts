@@ -7,7 +7,7 @@ import type { Database } from '../../db/client.js';
 import { actorColumns, recordAudit, type Scope } from '../access/index.js';
 import type { NewEvent } from './emit-event.js';
 import { assertEndpointTakes, endpointNotFound, subscribesTo } from './endpoint-record.js';
-import { type DeliveryRecord, deliveryInclude, toDeliveryRecord } from './list-deliveries.js';
+import { type DeliveryRecord, deliverySelect, toDeliveryRecords } from './list-deliveries.js';
 
 /**
  * Queues a test event of `type` (by default the first type the endpoint receives) to this endpoint
@@ -34,13 +34,15 @@ export async function sendTestEvent(
     if (locked[0]?.enabled !== true) throw endpointNotFound(endpointId);
     const stored = await tx.event.create({
       data: { storeId: scope.store.id, type: event.type, mode: 'test', actorKind, actorId, data: event.data, createdAt: now },
-      select: { id: true, seq: true, objectKey: true },
+      select: { id: true, seq: true, objectKey: true, createdAt: true },
     });
     const delivery = await tx.webhookDelivery.create({
-      data: { eventId: stored.id, eventSeq: stored.seq, endpointId: endpoint.id, objectKey: stored.objectKey, nextAttemptAt: now, createdAt: now, updatedAt: now },
-      include: deliveryInclude,
+      data: { eventId: stored.id, eventCreatedAt: stored.createdAt, eventSeq: stored.seq, endpointId: endpoint.id, objectKey: stored.objectKey, nextAttemptAt: now, createdAt: now, updatedAt: now },
+      select: deliverySelect,
     });
     await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'webhook_endpoint.test_sent', subject: { type: 'webhook_endpoint', id: endpoint.id }, details: { type: event.type }, at: now });
-    return toDeliveryRecord(delivery);
+    const [record] = await toDeliveryRecords(tx, [delivery]);
+    if (record === undefined) throw new Error('the delivery just written is not there');
+    return record;
   });
 }

@@ -3,3 +3,4 @@ export { appliedAt, DAY_MS, type Clock, clockAt, systemClock } from './clock.js'
 export { AppError } from './errors.js';
 export { assertUniqueIds, isUuid } from './ids.js';
 export { afterCursor, decodePageCursor, encodePageCursor, type PageCursor, pageOf } from './page-cursor.js';
+export { createDayPartitionsAhead, DAYS_CREATED_AHEAD, dropDayPartitionsBefore } from './day-partitions.js';
