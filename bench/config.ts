@@ -14,6 +14,7 @@
 //                            the paced runs add paced-<scenario>.log, each request over 20 ms by when it was due
 //   BENCH_OUTPUT=bench/results/latest.json   BENCH_SHARED_BUFFERS=1GB (PostgreSQL's shared_buffers)
 //   BENCH_TWO_INSTANCES=0    skip the run with two server processes on one database
+//   BENCH_RETENTION_EVENTS=10000000   events stored for the retention sweep run (0 skips it)
 //   BENCH_REPEAT=3 (or `npm run bench -- --repeat 3`)   every scenario and its baseline N times: the
 //                            median ratio and the spread are reported
 //
@@ -55,6 +56,8 @@ export const config = {
   scale: process.env.BENCH_SCALE !== '0',
   twoInstances: process.env.BENCH_TWO_INSTANCES !== '0',
   delivery: process.env.BENCH_DELIVERY !== '0',
+  /** Events stored for the retention run, over 31 days (0: no retention run). */
+  retentionEvents: numberFromEnv('BENCH_RETENTION_EVENTS', 10_000_000),
   /** Active shipments whose poll jobs the tracking run queues (0: no tracking run). */
   trackingShipments: numberFromEnv('BENCH_TRACKING_SHIPMENTS', 1_000_000),
   only: (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean),

@@ -10,6 +10,7 @@ import type { CapturedPlans } from './plans.js';
 import type { DeliveryResult } from './delivery.js';
 import type { ScaleResult } from './scale.js';
 import type { TrackingVolumeResult } from './tracking-volume.js';
+import type { RetentionSweepResult } from './retention-sweep.js';
 import type { TwoInstancesResult } from './two-instances.js';
 
 export interface Result extends Measurement {
@@ -237,6 +238,7 @@ export interface RunResults {
   twoInstances: TwoInstancesResult | null;
   delivery: DeliveryResult | null;
   tracking: TrackingVolumeResult | null;
+  retention: RetentionSweepResult | null;
 }
 
 /** Writes the results file (config.output) and prints the tables, the targets and the query plans. */
@@ -267,6 +269,7 @@ export function writeReport(facts: RunFacts, run: RunResults): void {
     twoInstances: run.twoInstances,
     delivery: run.delivery,
     tracking: run.tracking,
+    retention: run.retention,
     queriesPerRequest,
     plans,
   };
@@ -311,6 +314,16 @@ export function writeReport(facts: RunFacts, run: RunResults): void {
       }
     }
     out += `\n${table(scaleRows)}\n`;
+  }
+  if (run.retention) {
+    const r = run.retention;
+    const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+    out += `\nRetention sweep, ${r.eventsStored} events stored (${r.tablesSize} with deliveries and attempts), one day of ${r.eventsPerDay} removed:\n`;
+    out += `${table([
+      ['how', 'events removed', 'seconds', 'WAL', 'then VACUUM'],
+      ['DELETE batches (before)', String(r.deleteBatches.eventsRemoved), String(r.deleteBatches.seconds), mb(r.deleteBatches.walBytes), `${r.deleteBatches.vacuumSeconds} s, ${mb(r.deleteBatches.vacuumWalBytes)}`],
+      ['dropped day (after)', String(r.dropPartitions.eventsRemoved), String(r.dropPartitions.seconds), mb(r.dropPartitions.walBytes), 'none needed'],
+    ])}\n`;
   }
   out += `\n${table([['target', 'measured', ''], ...checks.map((c) => [c.target, c.measured, c.pass ? 'PASS' : 'FAIL'])])}\n`;
   out += '\nQuery plans (EXPLAIN ANALYZE, BUFFERS):\n';

@@ -17,6 +17,7 @@
 //   bench/scenarios.ts    what is measured: the server's scenarios and their baselines
 //   bench/targets.ts      the target child processes (bench/target.ts)
 //   bench/measurement.ts  load generation, the paced runs and their quantiles, CPU sampling
+//   bench/retention-sweep.ts  the events' retention sweep at 10M events, DELETE batches against dropped days
 //   bench/scale.ts        the scale run (bulk load, then order read and create, and the console's searches)
 //   bench/delivery.ts     the delivery run (a burst of events to one endpoint answering in 100 ms)
 //   bench/tracking-volume.ts  the tracking run (a million active shipments' poll jobs in the queue)
@@ -40,6 +41,7 @@ import { medianRound, targetChecks, writeReport, type Result } from './report.js
 import { upsTrackingNumber } from './requests.js';
 import { deliveryRun } from './delivery.js';
 import { trackingVolumeRun } from './tracking-volume.js';
+import { retentionSweepRun } from './retention-sweep.js';
 import { scaleRun, type ScaleResult } from './scale.js';
 import { baselineScenarios, newCounters, serverScenarios } from './scenarios.js';
 import { BENCH_INSERTS_DDL, createDatabaseIn, PLATFORM_SECRET, PLATFORM_SLUG, seed, BENCH_OPERATOR } from './seed.js';
@@ -180,6 +182,8 @@ async function main(): Promise<void> {
     const delivery = config.delivery ? await deliveryRun(url, (target) => targets.push(target)) : null;
     // A million active shipments' poll jobs in the queue (bench/tracking-volume.ts).
     const tracking = config.trackingShipments > 0 ? await trackingVolumeRun(cluster) : null;
+    // The events' retention sweep with ten million stored, the old way and the new (bench/retention-sweep.ts).
+    const retention = config.retentionEvents > 0 ? await retentionSweepRun(cluster) : null;
 
     // The scale run, and the query plans: with the large scale stored, or else in this database.
     let scale: ScaleResult | null = null;
@@ -193,7 +197,7 @@ async function main(): Promise<void> {
     }
 
     const checks = targetChecks(results, halfRate, scale, twoInstances, delivery);
-    writeReport({ startedAt, loadAtStart, pgVersion, sharedBuffers }, { results, halfRate, checks, scale, captured, twoInstances, delivery, tracking });
+    writeReport({ startedAt, loadAtStart, pgVersion, sharedBuffers }, { results, halfRate, checks, scale, captured, twoInstances, delivery, tracking, retention });
   } finally {
     for (const target of targets) await target.stop().catch(() => undefined);
     killTargets();
