@@ -48,12 +48,12 @@ async function loadDay(client: pg.Client, storeId: string, endpointId: string, d
          FROM generate_series(0, $6::int - 1) g
        RETURNING id, seq, created_at, object_key
      ), d AS (
-       INSERT INTO webhook_deliveries (id, seq, event_id, event_created_at, event_seq, endpoint_id, object_key, status, attempt_count, created_at, updated_at)
-       SELECT 'del_' || substr(e.id, 5), e.seq, e.id, e.created_at, e.seq, $2, e.object_key, 'succeeded', 1, e.created_at, e.created_at FROM e
+       INSERT INTO webhook_deliveries (id, seq, store_id, event_id, event_created_at, event_seq, endpoint_id, object_key, status, attempt_count, created_at, updated_at)
+       SELECT 'del_' || substr(e.id, 5), e.seq, $1::uuid, e.id, e.created_at, e.seq, $2, e.object_key, 'succeeded', 1, e.created_at, e.created_at FROM e
        RETURNING id, event_created_at
      )
-     INSERT INTO webhook_delivery_attempts (delivery_id, event_created_at, attempted_at, succeeded, status_code, duration_ms)
-     SELECT d.id, d.event_created_at, d.event_created_at, true, 200, 95 FROM d`,
+     INSERT INTO webhook_delivery_attempts (delivery_id, store_id, event_created_at, attempted_at, succeeded, status_code, duration_ms)
+     SELECT d.id, $1::uuid, d.event_created_at, d.event_created_at, true, 200, 95 FROM d`,
     [storeId, endpointId, dayStart.toISOString(), DAY_MS, firstSeq, count],
   );
 }

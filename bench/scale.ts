@@ -30,8 +30,8 @@ async function loadOrderRange(client: pg.Client, storeId: string, from: number, 
        FROM (SELECT g, timestamptz '2025-01-01 00:00:00+00' + g * interval '37 seconds' AS ts FROM generate_series($2::int, $3::int) g) s
        RETURNING id, store_id, source_created_on
      ), li AS (
-       INSERT INTO order_line_items (id, order_id, position, source_id, name, price_cents, quantity, source_product_id, sku)
-       SELECT gen_random_uuid(), o.id, p, 'li_' || (p + 1), 'Walnut desk organiser', 5000 + p * 1000, 2 - p, 'p_' || (p + 1), 'SKU-' || p
+       INSERT INTO order_line_items (id, order_id, store_id, position, source_id, name, price_cents, quantity, source_product_id, sku)
+       SELECT gen_random_uuid(), o.id, o.store_id, p, 'li_' || (p + 1), 'Walnut desk organiser', 5000 + p * 1000, 2 - p, 'p_' || (p + 1), 'SKU-' || p
        FROM o CROSS JOIN generate_series(0, 1) p
      )
      INSERT INTO premium_ledger_entries (store_id, order_id, amount_cents, reason, effective_at)

@@ -78,8 +78,8 @@ async function seed(db: Parameters<typeof createStore>[0], platformSecret: strin
   await db.$executeRaw`UPDATE events SET id = ${EXAMPLE_EVENT_ID} WHERE store_id = ${store.id}::uuid`;
   await db.$executeRaw`INSERT INTO webhook_endpoints (id, store_id, url, events, secret, created_at, updated_at)
                        VALUES (${EXAMPLE_ENDPOINT_ID}, ${store.id}::uuid, 'https://shop.example.com/hooks/seed', '{order.created}', 'whsec_c2VlZA==', now(), now())`;
-  await db.$executeRaw`INSERT INTO webhook_deliveries (id, event_id, event_created_at, event_seq, endpoint_id, object_key, status, created_at, updated_at)
-                       SELECT ${EXAMPLE_DELIVERY_ID}, id, created_at, seq, ${EXAMPLE_ENDPOINT_ID}, object_key, 'succeeded', now(), now() FROM events WHERE id = ${EXAMPLE_EVENT_ID}`;
+  await db.$executeRaw`INSERT INTO webhook_deliveries (id, store_id, event_id, event_created_at, event_seq, endpoint_id, object_key, status, created_at, updated_at)
+                       SELECT ${EXAMPLE_DELIVERY_ID}, store_id, id, created_at, seq, ${EXAMPLE_ENDPOINT_ID}, object_key, 'succeeded', now(), now() FROM events WHERE id = ${EXAMPLE_EVENT_ID}`;
   // The claim and photo the photo download's example names, as the claim page leaves them.
   const orderId = (await db.order.findFirstOrThrow({ where: { storeId: store.id, sourceOrderId: 'contract-test-seed' }, select: { id: true } })).id;
   const jpeg = await sharp({ create: { width: 32, height: 24, channels: 3, background: '#888' } }).jpeg().toBuffer();
@@ -87,7 +87,7 @@ async function seed(db: Parameters<typeof createStore>[0], platformSecret: strin
     data: { id: EXAMPLE_CLAIM_ID, storeId: store.id, orderId, reason: 'damaged', status: 'closed', channel: 'shopper_page', reference: 'CLM-SEED42', createdOn: new Date(), updatedOn: new Date(), resolvedOn: new Date() },
   });
   await db.claimPhoto.create({ data: { id: EXAMPLE_PHOTO_ID, storeId: store.id, orderId, claimId: EXAMPLE_CLAIM_ID, width: 32, height: 24, byteSize: jpeg.length, createdAt: new Date() } });
-  await db.claimPhotoObject.create({ data: { photoId: EXAMPLE_PHOTO_ID, content: new Uint8Array(jpeg) } });
+  await db.claimPhotoObject.create({ data: { photoId: EXAMPLE_PHOTO_ID, storeId: store.id, content: new Uint8Array(jpeg) } });
   return { storeId: store.id, liveKey: live.key };
 }
 

@@ -61,7 +61,7 @@ async function placeOrder(options: { store?: SeededStore; email?: string; protec
 async function deliver(trackingNumber: string, daysAgo = 0) {
   const shipment = await service.db.shipment.findFirstOrThrow({ where: { trackingNumber } });
   const at = new Date(service.clock.now().getTime() - daysAgo * DAY_MS);
-  await service.db.shipmentCheckpoint.create({ data: { shipmentId: shipment.id, status: 'Delivered', message: 'Delivered, front door', city: 'Mountain View', state: 'CA', occurredAt: at, source: 'test', fingerprint: `delivered-${at.getTime()}` } });
+  await service.db.shipmentCheckpoint.create({ data: { shipmentId: shipment.id, storeId: shipment.storeId, status: 'Delivered', message: 'Delivered, front door', city: 'Mountain View', state: 'CA', occurredAt: at, source: 'test', fingerprint: `delivered-${at.getTime()}` } });
   await service.db.shipment.update({ where: { id: shipment.id }, data: { deliveryStatus: 'Delivered', updatedOn: at } });
 }
 

@@ -91,6 +91,7 @@ export async function decideClaimIn(tx: Transaction, scope: Scope, id: string, d
   await tx.claimStatusChange.create({
     data: {
       claimId: id,
+      storeId: scope.store.id,
       fromStatus: current,
       toStatus: status,
       note: decision.note ?? null,

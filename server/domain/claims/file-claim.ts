@@ -128,7 +128,7 @@ async function fileOnce(
           reference: newClaimReference(),
           amountClaimedCents: amountClaimedCents(order.lineItems, items),
           filedWithinWindow: withinWindow(input.reason, parcels, windows, now),
-          history: { create: { fromStatus: null, toStatus: 'open', createdAt: now, ...actorColumns(scope.actor) } },
+          history: { create: { storeId: scope.store.id, fromStatus: null, toStatus: 'open', createdAt: now, ...actorColumns(scope.actor) } },
         },
         select: { id: true },
       });

@@ -7,16 +7,16 @@
 import type { Database } from '../../db/client.js';
 
 export interface PhotoStore {
-  /** Keeps the bytes of a photo whose row exists. */
-  save(photoId: string, jpeg: Buffer): Promise<void>;
+  /** Keeps the bytes of a photo whose row exists (an object store would key them by store and id). */
+  save(storeId: string, photoId: string, jpeg: Buffer): Promise<void>;
   /** The bytes, or null when the store has none (never saved, or erased). */
   read(photoId: string): Promise<Buffer | null>;
 }
 
 export function postgresPhotoStore(db: Database): PhotoStore {
   return {
-    async save(photoId, jpeg) {
-      await db.claimPhotoObject.create({ data: { photoId, content: new Uint8Array(jpeg) } });
+    async save(storeId, photoId, jpeg) {
+      await db.claimPhotoObject.create({ data: { photoId, storeId, content: new Uint8Array(jpeg) } });
     },
     async read(photoId) {
       const row = await db.claimPhotoObject.findUnique({ where: { photoId }, select: { content: true } });

@@ -28,7 +28,7 @@ export async function uploadClaimPhoto(db: Database, scope: Scope<ShopperActor>,
     return created;
   });
   try {
-    await photos.save(row.id, image.bytes);
+    await photos.save(scope.store.id, row.id, image.bytes);
   } catch (error) {
     await db.claimPhoto.delete({ where: { id: row.id } }).catch(() => undefined);
     throw error;

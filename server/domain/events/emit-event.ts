@@ -45,8 +45,8 @@ export const eventInsertSql = (values: number | EventExpressions, options: { dat
      * Reads the row the event insert returned. Due at once: by the database's clock too, should
      * the change be dated ahead of it (a poll applies a report as of its own time).
      */
-    deliveries: `INSERT INTO webhook_deliveries (event_id, event_created_at, event_seq, endpoint_id, object_key, next_attempt_at, created_at, updated_at)
-                 SELECT ${name}.id, ${name}.created_at, ${name}.seq, w.id, ${name}.object_key, LEAST(${name}.created_at, now()), ${name}.created_at, ${name}.created_at
+    deliveries: `INSERT INTO webhook_deliveries (store_id, event_id, event_created_at, event_seq, endpoint_id, object_key, next_attempt_at, created_at, updated_at)
+                 SELECT ${name}.store_id, ${name}.id, ${name}.created_at, ${name}.seq, w.id, ${name}.object_key, LEAST(${name}.created_at, now()), ${name}.created_at, ${name}.created_at
                    FROM ${name} JOIN webhook_endpoints w ON w.store_id = ${name}.store_id AND ${receivesSql(`${name}.type`)}`,
   };
 };

@@ -156,8 +156,8 @@ export async function recordAttempt(
     // The delivery, locked, and its event, shared-locked: the receiver may have echoed what it was
     // sent, and if the event was erased meanwhile (an order's personal data) its answer is not
     // kept; the event row's lock orders this with the erasure.
-    const locked = await tx.$queryRaw<Array<{ attempt_count: number; status: string; id: string; type: string; mode: string; data: unknown; created_at: Date }>>`
-      SELECT d.attempt_count, d.status, e.id, e.type, e.mode, e.data, e.created_at
+    const locked = await tx.$queryRaw<Array<{ store_id: string; attempt_count: number; status: string; id: string; type: string; mode: string; data: unknown; created_at: Date }>>`
+      SELECT d.store_id::text, d.attempt_count, d.status, e.id, e.type, e.mode, e.data, e.created_at
         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id AND e.created_at = d.event_created_at
        WHERE d.id = ${delivery.id}
          FOR UPDATE OF d FOR SHARE OF e`;
@@ -172,8 +172,8 @@ export async function recordAttempt(
       // The attempt, the delivery done and the endpoint's failing streak over, in one statement.
       await tx.$executeRaw`
         WITH attempt AS (
-          INSERT INTO webhook_delivery_attempts (delivery_id, event_created_at, attempted_at, succeeded, status_code, duration_ms, error, response_body)
-          VALUES (${delivery.id}, ${current.created_at}, ${attemptedAt}, true, ${result.statusCode}, ${result.durationMs}, ${result.error}, ${responseBody})),
+          INSERT INTO webhook_delivery_attempts (delivery_id, store_id, event_created_at, attempted_at, succeeded, status_code, duration_ms, error, response_body)
+          VALUES (${delivery.id}, ${current.store_id}::uuid, ${current.created_at}, ${attemptedAt}, true, ${result.statusCode}, ${result.durationMs}, ${result.error}, ${responseBody})),
         done AS (
           UPDATE webhook_deliveries SET status = 'succeeded', attempt_count = ${attempts}, next_attempt_at = NULL, leased_until = NULL, updated_at = ${now}
            WHERE id = ${delivery.id} AND event_created_at = ${current.created_at})
@@ -183,6 +183,7 @@ export async function recordAttempt(
     await tx.webhookDeliveryAttempt.create({
       data: {
         deliveryId: delivery.id,
+        storeId: current.store_id,
         eventCreatedAt: current.created_at,
         attemptedAt,
         succeeded: false,

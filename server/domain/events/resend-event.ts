@@ -29,7 +29,7 @@ export async function resendEvent(db: Database, scope: Scope, eventId: string, e
     for (const target of targets) {
       created.push(
         await tx.webhookDelivery.create({
-          data: { eventId: event.id, eventCreatedAt: event.createdAt, eventSeq: event.seq, endpointId: target.id, objectKey: event.objectKey, nextAttemptAt: now, createdAt: now, updatedAt: now },
+          data: { storeId: scope.store.id, eventId: event.id, eventCreatedAt: event.createdAt, eventSeq: event.seq, endpointId: target.id, objectKey: event.objectKey, nextAttemptAt: now, createdAt: now, updatedAt: now },
           select: deliverySelect,
         }),
       );

@@ -37,7 +37,7 @@ export async function sendTestEvent(
       select: { id: true, seq: true, objectKey: true, createdAt: true },
     });
     const delivery = await tx.webhookDelivery.create({
-      data: { eventId: stored.id, eventCreatedAt: stored.createdAt, eventSeq: stored.seq, endpointId: endpoint.id, objectKey: stored.objectKey, nextAttemptAt: now, createdAt: now, updatedAt: now },
+      data: { storeId: scope.store.id, eventId: stored.id, eventCreatedAt: stored.createdAt, eventSeq: stored.seq, endpointId: endpoint.id, objectKey: stored.objectKey, nextAttemptAt: now, createdAt: now, updatedAt: now },
       select: deliverySelect,
     });
     await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'webhook_endpoint.test_sent', subject: { type: 'webhook_endpoint', id: endpoint.id }, details: { type: event.type }, at: now });

@@ -227,8 +227,8 @@ const INSERT_ORDER = lazyStatement('op_insert_order', () => {
            VALUES ($1::uuid, ${ORDER_INSERT_COLUMNS.map(([, sqlType], index) => placeholder(index + 2, sqlType)).join(', ')})
            RETURNING id, order_number, store_id, source_created_on
          ), lines AS (
-           INSERT INTO order_line_items (order_id, position, source_id, name, price_cents, quantity, source_product_id, sku, is_insured, image_url)
-           SELECT o.id, l.position, l.source_id, l.name, l.price_cents, l.quantity, l.source_product_id, l.sku, l.is_insured, l.image_url
+           INSERT INTO order_line_items (order_id, store_id, position, source_id, name, price_cents, quantity, source_product_id, sku, is_insured, image_url)
+           SELECT o.id, o.store_id, l.position, l.source_id, l.name, l.price_cents, l.quantity, l.source_product_id, l.sku, l.is_insured, l.image_url
              FROM o, jsonb_to_recordset($${LINES}::jsonb) AS l(position int, source_id text, name text, price_cents bigint, quantity int,
                                                            source_product_id text, sku text, is_insured boolean, image_url text)
          ), booking AS (

@@ -111,7 +111,7 @@ export async function updateOrder(
     }
     if (patch.line_items) {
       await tx.orderLineItem.deleteMany({ where: { orderId: current.id } });
-      await tx.orderLineItem.createMany({ data: lineItemRows(patch.line_items).map((row) => ({ ...row, orderId: current.id })) });
+      await tx.orderLineItem.createMany({ data: lineItemRows(patch.line_items).map((row) => ({ ...row, orderId: current.id, storeId: current.storeId })) });
     }
     const order = toOrderRecord(await tx.order.update({ where: { id: current.id }, data, include: orderInclude }));
     if (repriced) await emitEvent(tx, scope.actor, scope.store.id, newEvent('order.repriced', toOrderResponse(order)), now);

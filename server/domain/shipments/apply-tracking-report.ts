@@ -36,8 +36,8 @@ export async function applyTrackingReport(
   next?: { scheduler: PollScheduler; startAfter: Date },
 ): Promise<DeliveryStatus | null> {
   return db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<Array<{ delivery_status: DeliveryStatus; last_polled_at: Date | null; updated_on: Date }>>`
-      SELECT delivery_status, last_polled_at, updated_on FROM shipments WHERE id = ${shipmentId}::uuid FOR UPDATE`;
+    const locked = await tx.$queryRaw<Array<{ store_id: string; delivery_status: DeliveryStatus; last_polled_at: Date | null; updated_on: Date }>>`
+      SELECT store_id::text, delivery_status, last_polled_at, updated_on FROM shipments WHERE id = ${shipmentId}::uuid FOR UPDATE`;
     const current = locked[0]?.delivery_status;
     if (current === undefined) return null;
     if (current === 'Cancelled') return current;
@@ -48,6 +48,7 @@ export async function applyTrackingReport(
       await tx.shipmentCheckpoint.createMany({
         data: report.checkpoints.map((checkpoint) => ({
           shipmentId,
+          storeId: locked[0]?.store_id as string,
           status: checkpoint.status,
           subtag: checkpoint.subtag,
           message: checkpoint.message,

@@ -198,7 +198,7 @@ const INSERT_SHIPMENTS = lazyStatement('op_insert_shipments', () => {
            ${SHIPMENT_EVENT.deliveries}
          ), first_poll AS (
            -- The database's clock, as the lag metric reads it (server/http/metrics.ts).
-           INSERT INTO tracking_poll_outbox (shipment_id, created_at) SELECT id, now() FROM s
+           INSERT INTO tracking_poll_outbox (shipment_id, store_id, created_at) SELECT id, $1::uuid, now() FROM s
          )
          SELECT EXISTS (SELECT 1 FROM o) AS order_found,
                 ($6::text IS NULL OR EXISTS (SELECT 1 FROM f)) AS fulfillment_recorded,
