@@ -31,24 +31,22 @@ type DeliveryRow = { id: string; eventId: string; eventCreatedAt: Date; status: 
  */
 export async function toDeliveryRecords(db: Database | Transaction, rows: readonly DeliveryRow[]): Promise<DeliveryRecord[]> {
   if (rows.length === 0) return [];
-  const days = [...new Set(rows.map((row) => row.eventCreatedAt.getTime()))].map((time) => new Date(time));
-  const events = await db.event.findMany({ where: { id: { in: rows.map((row) => row.eventId) }, createdAt: { in: days } }, select: { id: true, type: true } });
+  const eventTimes = [...new Set(rows.map((row) => row.eventCreatedAt.getTime()))].map((time) => new Date(time));
+  const events = await db.event.findMany({ where: { id: { in: rows.map((row) => row.eventId) }, createdAt: { in: eventTimes } }, select: { id: true, type: true } });
   const attempts = await db.webhookDeliveryAttempt.findMany({
-    where: { deliveryId: { in: rows.map((row) => row.id) }, eventCreatedAt: { in: days } },
+    where: { deliveryId: { in: rows.map((row) => row.id) }, eventCreatedAt: { in: eventTimes } },
     orderBy: { id: 'desc' },
     select: { deliveryId: true, attemptedAt: true, succeeded: true, statusCode: true, durationMs: true, error: true, responseBody: true },
   });
-  const typeOf = new Map(events.map((event) => [event.id, event.type]));
-  return rows.map((row) => ({
-    id: row.id,
-    eventId: row.eventId,
-    eventType: typeOf.get(row.eventId) as EventType,
-    status: row.status as DeliveryRecord['status'],
-    attemptCount: row.attemptCount,
-    nextAttemptAt: row.nextAttemptAt,
-    createdAt: row.createdAt,
-    attempts: attempts.filter((attempt) => attempt.deliveryId === row.id).map(({ deliveryId: _delivery, ...attempt }) => attempt),
-  }));
+  const typeOf = new Map(events.map((event) => [event.id, event.type as EventType]));
+  // A delivery whose day the retention sweep dropped meanwhile, event and all, is not shown.
+  return rows.flatMap((row) => {
+    const eventType = typeOf.get(row.eventId);
+    if (eventType === undefined) return [];
+    const own = attempts.filter((attempt) => attempt.deliveryId === row.id).map(({ deliveryId: _delivery, ...attempt }) => attempt);
+    const { id, eventId, attemptCount, nextAttemptAt, createdAt } = row;
+    return [{ id, eventId, eventType, status: row.status as DeliveryRecord['status'], attemptCount, nextAttemptAt, createdAt, attempts: own }];
+  });
 }
 
 export async function listDeliveries(

@@ -32,8 +32,11 @@ export function SetCarrierSection({ trackingNumber, onSet }: SetCarrierSectionPr
     onSuccess: async (shipment) => {
       queryClient.setQueryData(shipmentQuery(trackingNumber).queryKey, shipment);
       onSet(shipment);
-      // The order pages and the shipments list show their shipments' carriers.
-      await Promise.all([queryClient.invalidateQueries({ queryKey: ['orders', 'detail'] }), queryClient.invalidateQueries({ queryKey: ['shipment-list'] })]);
+      // The order pages and the shipments list show their shipments' carriers. The list's cached
+      // pages are dropped rather than marked stale: shown again, they would name the old carrier
+      // until their refetch came back.
+      queryClient.removeQueries({ queryKey: ['shipment-list'] });
+      await queryClient.invalidateQueries({ queryKey: ['orders', 'detail'] });
     },
   });
 
