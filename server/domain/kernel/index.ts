@@ -1,4 +1,5 @@
-// The kernel: what every context shares and none owns: the clock, errors, ids and page cursors.
+// The kernel: what every context shares and none owns: the clock, errors, ids, page cursors, and the
+// day partitions of the tables retention trims.
 export { appliedAt, DAY_MS, type Clock, clockAt, systemClock } from './clock.js';
 export { AppError } from './errors.js';
 export { assertUniqueIds, isUuid } from './ids.js';
