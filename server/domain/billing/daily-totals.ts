@@ -3,7 +3,7 @@
 // keep them in the same transaction as the rows that move them, so the overview and the statements
 // read at most a few hundred small rows whatever the store's history; the rows' own aggregate is a
 // view (store_daily_totals_from_sources) that the totals must always equal.
-import type { Database } from '../../db/client.js';
+import { Prisma, type Database } from '../../db/client.js';
 
 export interface DailyTotals {
   /** YYYY-MM-DD, UTC. */
@@ -58,6 +58,16 @@ const fromRow = (row: DailyTotalsRow): DailyTotals => ({
   claimsPaidCents: BigInt(row.claims_paid_cents),
 });
 
+/** A day's slot rows summed into one, column by column. */
+const SLOTS_SUMMED = Prisma.sql`
+  sum(premium_count)::int AS premium_count, sum(premium_cents)::bigint AS premium_cents,
+  sum(repricing_count)::int AS repricing_count, sum(repricing_cents)::bigint AS repricing_cents,
+  sum(reversal_count)::int AS reversal_count, sum(reversal_cents)::bigint AS reversal_cents,
+  sum(order_count)::int AS order_count, sum(protected_order_count)::int AS protected_order_count,
+  sum(claims_filed)::int AS claims_filed, sum(claims_approved)::int AS claims_approved,
+  sum(claims_denied)::int AS claims_denied, sum(claims_paid)::int AS claims_paid,
+  sum(claims_paid_cents)::bigint AS claims_paid_cents`;
+
 /**
  * The store's totals of each day in [from, from + span), oldest first; a day without any movement
  * is absent. `from` is YYYY-MM-DD (UTC); `span` a PostgreSQL interval ('1 month', '90 days'), so the
@@ -65,14 +75,7 @@ const fromRow = (row: DailyTotalsRow): DailyTotals => ({
  */
 export async function readDailyTotals(db: Database, storeId: string, from: string, span: string): Promise<DailyTotals[]> {
   const rows = await db.$queryRaw<DailyTotalsRow[]>`
-    SELECT to_char(day, 'YYYY-MM-DD') AS day,
-           sum(premium_count)::int AS premium_count, sum(premium_cents)::bigint AS premium_cents,
-           sum(repricing_count)::int AS repricing_count, sum(repricing_cents)::bigint AS repricing_cents,
-           sum(reversal_count)::int AS reversal_count, sum(reversal_cents)::bigint AS reversal_cents,
-           sum(order_count)::int AS order_count, sum(protected_order_count)::int AS protected_order_count,
-           sum(claims_filed)::int AS claims_filed, sum(claims_approved)::int AS claims_approved,
-           sum(claims_denied)::int AS claims_denied, sum(claims_paid)::int AS claims_paid,
-           sum(claims_paid_cents)::bigint AS claims_paid_cents
+    SELECT to_char(day, 'YYYY-MM-DD') AS day, ${SLOTS_SUMMED}
       FROM store_daily_totals
      WHERE store_id = ${storeId}::uuid AND day >= ${from}::date AND day < (${from}::date + ${span}::interval)::date
      GROUP BY day
@@ -87,13 +90,7 @@ export async function readDailyTotals(db: Database, storeId: string, from: strin
 export async function dailyTotalsDrift(db: Database, storeId: string): Promise<Array<{ day: string; kept: DailyTotals | null; fromRows: DailyTotals | null }>> {
   const rows = await db.$queryRaw<Array<{ day: string; kept: DailyTotalsRow | null; from_rows: DailyTotalsRow | null }>>`
     WITH kept AS (
-      SELECT day, sum(premium_count)::int AS premium_count, sum(premium_cents)::bigint AS premium_cents,
-             sum(repricing_count)::int AS repricing_count, sum(repricing_cents)::bigint AS repricing_cents,
-             sum(reversal_count)::int AS reversal_count, sum(reversal_cents)::bigint AS reversal_cents,
-             sum(order_count)::int AS order_count, sum(protected_order_count)::int AS protected_order_count,
-             sum(claims_filed)::int AS claims_filed, sum(claims_approved)::int AS claims_approved,
-             sum(claims_denied)::int AS claims_denied, sum(claims_paid)::int AS claims_paid,
-             sum(claims_paid_cents)::bigint AS claims_paid_cents
+      SELECT day, ${SLOTS_SUMMED}
         FROM store_daily_totals WHERE store_id = ${storeId}::uuid GROUP BY day
         -- A day whose movements cancelled out (an order re-dated away) keeps zero rows: not a difference.
       HAVING bool_or(premium_count <> 0 OR premium_cents <> 0 OR repricing_count <> 0 OR repricing_cents <> 0
