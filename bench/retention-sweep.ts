@@ -11,7 +11,7 @@
 import pg from 'pg';
 import { createDatabase } from '../server/db/client.js';
 import type { EmbeddedCluster } from '../server/db/embedded.js';
-import { EVENT_RETENTION_DAYS, sweepExpiredEvents } from '../server/domain/events/index.js';
+import { EVENT_RETENTION_DAYS, EVENT_TABLES, sweepExpiredEvents } from '../server/domain/events/index.js';
 import { config, log, round } from './config.js';
 import { createDatabaseIn, seed } from './seed.js';
 
@@ -35,7 +35,7 @@ const DAYS = EVENT_RETENTION_DAYS + 1;
 const DAY_MS = 86_400_000;
 /** The batch the sweep deleted by before the tables were partitioned. */
 const OLD_SWEEP_BATCH = 5000;
-const TABLES = ['events', 'webhook_deliveries', 'webhook_delivery_attempts'] as const;
+const TABLES = EVENT_TABLES.map(({ table }) => table);
 
 /** One day's events, deliveries and attempts, `count` of each, evenly over the day from `dayStart`. */
 async function loadDay(client: pg.Client, storeId: string, endpointId: string, dayStart: Date, count: number, firstSeq: number): Promise<void> {
@@ -82,7 +82,7 @@ export async function retentionSweepRun(cluster: EmbeddedCluster): Promise<Reten
     const now = new Date();
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     const firstDay = new Date(today - DAYS * DAY_MS);
-    for (const [table, column] of [['events', 'created_at'], ['webhook_deliveries', 'event_created_at'], ['webhook_delivery_attempts', 'event_created_at']] as const) {
+    for (const { table, column } of EVENT_TABLES) {
       await client.query('SELECT create_day_partitions($1, $2, $3::date, $4)', [table, column, firstDay.toISOString().slice(0, 10), DAYS]);
     }
     await client.query("ALTER SYSTEM SET max_wal_size = '16GB'");

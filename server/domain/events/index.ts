@@ -6,7 +6,7 @@ export { type DeliveryRecord, listDeliveries } from './list-deliveries.js';
 export { resendEvent } from './resend-event.js';
 export { sendTestEvent } from './send-test-event.js';
 export { emitEvent, eventInsertSql, eventParameters, type NewEvent, newEvent } from './emit-event.js';
-export { EVENT_RETENTION_DAYS, sweepExpiredEvents } from './sweep-events.js';
+export { EVENT_RETENTION_DAYS, EVENT_TABLES, sweepExpiredEvents } from './sweep-events.js';
 export { getEvent, listEvents } from './list-events.js';
 export { createEndpoint } from './create-endpoint.js';
 export { deleteEndpoint } from './delete-endpoint.js';

@@ -15,7 +15,7 @@ export const EVENT_RETENTION_DAYS = 30;
 const SWEEP_BATCH = 5000;
 
 /** The event tables and their day column, deliveries and attempts first (they name their event). */
-const EVENT_TABLES = [
+export const EVENT_TABLES = [
   { table: 'webhook_delivery_attempts', column: 'event_created_at' },
   { table: 'webhook_deliveries', column: 'event_created_at' },
   { table: 'events', column: 'created_at' },
