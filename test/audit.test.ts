@@ -52,8 +52,15 @@ describe('the audit log', () => {
       expect.objectContaining({ ...byOperator, action: 'api_key.created', details: { mode: 'live', scope: 'store', last4: key.key.slice(-4) } }),
       expect.objectContaining({ ...byOperator, action: 'api_key.revoked' }),
     ]);
-    expect(await eventsOf(platform.id)).toEqual([expect.objectContaining({ ...byOperator, action: 'platform.created', storeId: null })]);
-    const everything = JSON.stringify(await service.db.auditEvent.findMany({ select: { actorId: true, action: true, subjectId: true, details: true } }));
+    // A platform belongs to no store: its record is in the operator's log, not a store's.
+    expect(await eventsOf(platform.id)).toEqual([]);
+    expect(await service.db.operatorAuditEvent.findMany({ where: { subjectId: platform.id }, select: { actorKind: true, actorId: true, action: true, subjectType: true } })).toEqual([
+      { ...byOperator, action: 'platform.created', subjectType: 'platform' },
+    ]);
+    const everything = JSON.stringify([
+      await service.db.auditEvent.findMany({ select: { actorId: true, action: true, subjectId: true, details: true } }),
+      await service.db.operatorAuditEvent.findMany({ select: { actorId: true, action: true, subjectId: true, details: true } }),
+    ]);
     expect(everything).not.toContain(secret);
     expect(everything).not.toContain(key.key);
   });
@@ -88,10 +95,13 @@ describe('the audit log', () => {
     ]);
   });
 
-  it('cannot be edited: UPDATE, DELETE and TRUNCATE are refused by the database', async () => {
-    await expect(service.db.$executeRawUnsafe(`UPDATE audit_events SET actor_id = 'someone else'`)).rejects.toThrow(/append-only/);
-    await expect(service.db.$executeRawUnsafe('DELETE FROM audit_events')).rejects.toThrow(/append-only/);
-    await expect(service.db.$executeRawUnsafe('TRUNCATE audit_events')).rejects.toThrow(/append-only/);
+  it('cannot be edited: UPDATE, DELETE and TRUNCATE are refused by the database, in the stores\' log and the operator\'s', async () => {
+    for (const table of ['audit_events', 'operator_audit_events']) {
+      await expect(service.db.$executeRawUnsafe(`UPDATE ${table} SET actor_id = 'someone else'`)).rejects.toThrow(new RegExp(`${table} is append-only`));
+      await expect(service.db.$executeRawUnsafe(`DELETE FROM ${table}`)).rejects.toThrow(/append-only/);
+      await expect(service.db.$executeRawUnsafe(`TRUNCATE ${table}`)).rejects.toThrow(/append-only/);
+    }
     expect(await service.db.auditEvent.count()).toBeGreaterThan(0);
+    expect(await service.db.operatorAuditEvent.count()).toBeGreaterThan(0);
   });
 });

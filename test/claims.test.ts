@@ -122,7 +122,7 @@ describe('POST /v1/claims', () => {
     expect(second.body.error).toContain(first.body.id);
     // A claim on the whole order is not a claim on the parcel.
     expect((await fileClaim({ source_order_id: sourceOrderId })).status).toBe(201);
-    await service.db.claim.update({ where: { id: first.body.id }, data: { status: 'denied' } });
+    await service.db.claim.updateMany({ where: { id: first.body.id }, data: { status: 'denied' } });
     expect((await fileClaim({ source_order_id: sourceOrderId, tracking_number: trackingNumber })).status).toBe(201);
   });
 

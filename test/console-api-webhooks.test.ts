@@ -166,7 +166,7 @@ describe('webhook endpoints in the console', () => {
     expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: shop.liveKey, body: orderBody() })).status).toBe(201);
     const ownEvent = await service.db.event.findFirstOrThrow({ where: { storeId: shop.store.id, mode: 'live' }, select: { id: true } });
     expect((await consoleCall(stranger, 'POST', `/console/api/webhook_endpoints/${id}/resend`, { event_id: ownEvent.id })).status).toBe(404);
-    const unchanged = await service.db.webhookEndpoint.findUniqueOrThrow({ where: { id } });
+    const unchanged = await service.db.webhookEndpoint.findFirstOrThrow({ where: { id } });
     expect(unchanged.enabled).toBe(true);
     expect(unchanged.secretRotatedAt).toBeNull();
     await consoleCall(owner, 'DELETE', `/console/api/webhook_endpoints/${id}`);

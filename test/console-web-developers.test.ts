@@ -467,7 +467,7 @@ describe.skipIf(skipBrowser)('the developers pages', () => {
           const newSecret = await rotatedDialog.getByLabel('Signing secret').inputValue();
           expect(newSecret).toMatch(/^whsec_/);
           expect(newSecret).not.toBe(secret);
-          const rotated = await service.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+          const rotated = await service.db.webhookEndpoint.findFirstOrThrow({ where: { id: endpointId } });
           const expires = new Date((rotated.secretRotatedAt as Date).getTime() + 24 * 3_600_000);
           await rotatedDialog.getByText(`keeps signing every delivery beside this one for 24 hours, until ${formatted(expires)}`, { exact: false }).waitFor();
           await rotatedDialog.getByRole('button', { name: 'Copy the signing secret' }).click();

@@ -389,7 +389,7 @@ describe.skipIf(skipBrowser)('orders and shipments in the console', () => {
           [seeded.main.refundId, '$20.49', '$0.50', '$0.50', 'Lamp arrived dented'],
         ]);
         const claims = section(page, 'Claims');
-        const { reference } = await service.db.claim.findUniqueOrThrow({ where: { id: seeded.main.claimId }, select: { reference: true } });
+        const { reference } = await service.db.claim.findFirstOrThrow({ where: { id: seeded.main.claimId }, select: { reference: true } });
         const claimLink = claims.getByRole('link', { name: `Claim ${reference}`, exact: true });
         expect(await claimLink.getAttribute('href')).toBe(`/console/claims/${seeded.main.claimId}`);
         expect((await rowsOf(claims.locator('table'))).map((cells) => cells.slice(1, 4))).toEqual([['Damaged', 'Open', 'The whole order']]);

@@ -120,7 +120,7 @@ describe('POST /v2/customers/data_request', () => {
     const secondOrder = await service.db.order.findFirstOrThrow({ where: { storeId: shop.store.id, sourceOrderId: second } });
     const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#456' } }).jpeg().toBuffer();
     const photo = await uploadClaimPhoto(service.db, { store: shop.store, actor: { kind: 'shopper', orderId: secondOrder.id }, mode: 'live' }, postgresPhotoStore(service.db), jpeg, new Date());
-    await service.db.claimPhoto.update({ where: { id: photo.id }, data: { claimId } });
+    await service.db.claimPhoto.updateMany({ where: { id: photo.id }, data: { claimId } });
     await decideClaimAsOperator(service.db, claimId, 'in_review', service.clock, ada.claimNote);
     await refund(second, ada.refundNote);
 
@@ -158,7 +158,7 @@ describe('POST /v2/customers/data_request', () => {
     expect(answer.headers.get('idempotent-replayed')).toBeNull();
     expect(await service.db.idempotencyKey.count({ where: { key: 'export-once' } })).toBe(0);
 
-    const recorded = await service.db.privacyRequest.findUniqueOrThrow({ where: { id: answer.body.id as string } });
+    const recorded = await service.db.privacyRequest.findFirstOrThrow({ where: { id: answer.body.id as string } });
     expect(recorded).toMatchObject({ kind: 'customer_data_request', status: 'completed', actorKind: 'api_key', ordersMatched: 2 });
 
     // An unknown email: nothing held.
@@ -275,7 +275,7 @@ describe('POST /v2/customers/redact', () => {
     // Each store sees only its own orders of the shopper.
     const theirs = await api('POST', '/v2/customers/data_request', { email: person.email }, { key: bystander.liveKey });
     expect((theirs.body.orders as Array<{ source_order_id: string }>).map((order) => order.source_order_id)).toEqual([elsewhere]);
-    expect(await service.db.privacyRequest.findUniqueOrThrow({ where: { id: answer.body.id as string } })).toMatchObject({
+    expect(await service.db.privacyRequest.findFirstOrThrow({ where: { id: answer.body.id as string } })).toMatchObject({
       kind: 'customer_redact',
       status: 'pending',
       ordersMatched: 4,
@@ -295,9 +295,9 @@ describe('POST /v2/customers/redact', () => {
     }
     await expect.poll(async () => hasPii(disputed), { timeout: 15_000 }).toBe(false);
     await expect
-      .poll(async () => (await service.db.privacyRequest.findUniqueOrThrow({ where: { id: answer.body.id as string } })).status, { timeout: 15_000 })
+      .poll(async () => (await service.db.privacyRequest.findFirstOrThrow({ where: { id: answer.body.id as string } })).status, { timeout: 15_000 })
       .toBe('completed');
-    expect(await service.db.privacyRequest.findUniqueOrThrow({ where: { id: answer.body.id as string } })).toMatchObject({ ordersErased: 4, ordersWithheld: 0, withheldSourceOrderIds: [] });
+    expect(await service.db.privacyRequest.findFirstOrThrow({ where: { id: answer.body.id as string } })).toMatchObject({ ordersErased: 4, ordersWithheld: 0, withheldSourceOrderIds: [] });
 
     // This store holds nothing of the shopper any more; the other store's copy is its own to erase.
     expect((await api('POST', '/v2/customers/data_request', { email: person.email })).body.orders).toEqual([]);
@@ -454,13 +454,13 @@ describe('platform privacy messages', () => {
       disputed,
     );
     expect(Number(held[0]?.n)).toBe(0);
-    expect(await service.db.privacyRequest.findUniqueOrThrow({ where: { id: second.body.request_id as string } })).toMatchObject({ status: 'pending', ordersWithheld: 1 });
+    expect(await service.db.privacyRequest.findFirstOrThrow({ where: { id: second.body.request_id as string } })).toMatchObject({ status: 'pending', ordersWithheld: 1 });
 
     // Too late to cancel? Not while it still owes an order; but once done, 409.
     await decideClaimAsOperator(service.db, claimId, 'denied', service.clock);
     await runDuePrivacyRequests(service.db, systemScope('privacy-requests'), service.clock.now());
     expect(await hasPii(disputed)).toBe(false);
-    expect(await service.db.privacyRequest.findUniqueOrThrow({ where: { id: second.body.request_id as string } })).toMatchObject({ status: 'completed', ordersWithheld: 0 });
+    expect(await service.db.privacyRequest.findFirstOrThrow({ where: { id: second.body.request_id as string } })).toMatchObject({ status: 'completed', ordersWithheld: 0 });
     const late = await platform({ event: 'store.redact_cancelled', request: { id: 'uninstall-2' } });
     expect(late.status).toBe(409);
     expect(late.body.error_code).toBe('conflict');

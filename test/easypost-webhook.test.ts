@@ -39,7 +39,7 @@ async function followedShipment(providerRef: string) {
     key: shop.liveKey,
     body: { tracking_number: trackingNumber, source_order_id: body.source_order_id, courier_id: 'ups' },
   });
-  await service.db.shipment.update({ where: { id: created.body.id }, data: { providerRef } });
+  await service.db.shipment.updateMany({ where: { id: created.body.id }, data: { providerRef } });
   return trackingNumber;
 }
 
@@ -166,7 +166,7 @@ describe('registration with EasyPost', () => {
       let providerRef: string | null = null;
       while (providerRef === null && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 200));
-        providerRef = (await tracked.db.shipment.findUniqueOrThrow({ where: { id: created.body.id } })).providerRef;
+        providerRef = (await tracked.db.shipment.findFirstOrThrow({ where: { id: created.body.id } })).providerRef;
       }
       expect(providerRef).toMatch(/^trk_/);
       const registration = fake.requests.find((r) => r.method === 'POST' && r.path === '/v2/trackers');

@@ -155,9 +155,9 @@ describe('concurrent delivery', () => {
       }
       const updated = await call(service.baseUrl, 'PATCH', `/v1/webhook_endpoints/${plain.id}`, { key: store.liveKey, body: { max_in_flight: MAX_IN_FLIGHT_LIMIT } });
       expect(updated.body.max_in_flight).toBe(MAX_IN_FLIGHT_LIMIT);
-      expect((await service.db.webhookEndpoint.findUniqueOrThrow({ where: { id: plain.id } })).maxInFlight).toBe(MAX_IN_FLIGHT_LIMIT);
+      expect((await service.db.webhookEndpoint.findFirstOrThrow({ where: { id: plain.id } })).maxInFlight).toBe(MAX_IN_FLIGHT_LIMIT);
       // The database holds the range too, whatever writes to it.
-      await expect(service.db.webhookEndpoint.update({ where: { id: plain.id }, data: { maxInFlight: 0 } })).rejects.toThrow();
+      await expect(service.db.webhookEndpoint.updateMany({ where: { id: plain.id }, data: { maxInFlight: 0 } })).rejects.toThrow();
     } finally {
       await receiver.close();
     }

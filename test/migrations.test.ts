@@ -133,3 +133,43 @@ describe('quotes', () => {
     expect(rows.map((row) => Number(row.premium_cents))).toEqual([188]);
   });
 });
+
+describe('the store in every primary and foreign key (20261128000000)', () => {
+  const KEYED = '20261128000000_store_in_primary_and_foreign_keys';
+
+  it('upgrades a database with rows: keeps them, moves store-less audit rows to the operator log, then refuses a child of another store', async () => {
+    const url = await emptyDatabase();
+    const all = readMigrations();
+    const cut = all.findIndex((m) => m.name === KEYED);
+    expect(cut).toBeGreaterThan(0);
+    await migrate(url, all.slice(0, cut));
+    await query(
+      url,
+      `WITH s AS (INSERT INTO stores (slug, name, rate_bps, min_premium_cents) VALUES ('keyed', 'K', 150, 98) RETURNING id),
+            o AS (INSERT INTO orders (store_id, source_order_id, source_order_number, insurance_selected, pricing_source,
+                                      subtotal_cents, amount_covered_cents, rate_bps, min_premium_cents, source_created_on)
+                  SELECT id, 'A-1', '1', true, 'rate', 10000, 10000, 150, 98, now() FROM s RETURNING id, store_id),
+            l AS (INSERT INTO order_line_items (order_id, store_id, position, source_id, name, price_cents, quantity)
+                  SELECT id, store_id, 0, 'line-1', 'Mug', 10000, 1 FROM o)
+       INSERT INTO audit_events (store_id, actor_kind, actor_id, action, subject_type, subject_id, created_at)
+       SELECT id, 'operator'::actor_kind, 'ada', 'store.created', 'store', id::text, now() FROM s
+       UNION ALL SELECT NULL, 'operator'::actor_kind, 'ada', 'platform.created', 'platform', 'p-1', now()`,
+    );
+
+    expect((await migrate(url, all)).applied).toEqual(all.slice(cut).map((m) => m.name));
+
+    expect(await query(url, 'SELECT count(*)::int AS n FROM order_line_items l JOIN orders o ON o.id = l.order_id AND o.store_id = l.store_id')).toEqual([{ n: 1 }]);
+    expect(await query(url, 'SELECT action, store_id IS NOT NULL AS has_store FROM audit_events')).toEqual([{ action: 'store.created', has_store: true }]);
+    expect(await query(url, 'SELECT action, subject_id FROM operator_audit_events')).toEqual([{ action: 'platform.created', subject_id: 'p-1' }]);
+    // The order's id with another store's id: the paired foreign key refuses it, as the old one by id alone did not.
+    await query(url, "INSERT INTO stores (slug, name, rate_bps, min_premium_cents) VALUES ('other', 'O', 150, 98)");
+    await expect(
+      query(
+        url,
+        `INSERT INTO order_line_items (order_id, store_id, position, source_id, name, price_cents, quantity)
+         SELECT o.id, s.id, 1, 'line-2', 'Cup', 500, 1 FROM orders o, stores s WHERE s.slug = 'other'`,
+      ),
+    ).rejects.toThrow(/order_line_items_order_id_fkey/);
+    await expect(query(url, "INSERT INTO audit_events (actor_kind, actor_id, action, subject_type, subject_id, created_at) VALUES ('operator', 'ada', 'x', 'store', 's', now())")).rejects.toThrow(/store_id/);
+  });
+});

@@ -338,7 +338,7 @@ describe('GET, update and cancel', () => {
     });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ shipping_total: 12.5, order_total: 141.23, first_name: 'Ada', last_name: 'Byron', paid_to_insure: 1.88 });
-    const row = await service.db.order.findUniqueOrThrow({ where: { id: order.id } });
+    const row = await service.db.order.findFirstOrThrow({ where: { id: order.id } });
     expect(row.customerEmail).toBe('ada@example.com');
     expect(row.shippingAddress).toMatchObject({ zip: '94044', city: 'Mountain View', street_address1: '1600 Amphitheatre Pkwy' });
     expect((await ledger(order.id)).map((e) => e.reason)).toEqual(['booking']);
@@ -391,12 +391,12 @@ describe('GET, update and cancel', () => {
 
   it('treats an empty body as a no-op', async () => {
     const order = await existingOrder();
-    const before = await service.db.order.findUniqueOrThrow({ where: { id: order.id } });
+    const before = await service.db.order.findFirstOrThrow({ where: { id: order.id } });
     const response = await post(path(order), shop.liveKey, {});
     const noBody = await call(service.baseUrl, 'POST', path(order), { key: shop.liveKey });
     expect(response.status).toBe(200);
     expect(noBody.status).toBe(200);
-    const after = await service.db.order.findUniqueOrThrow({ where: { id: order.id } });
+    const after = await service.db.order.findFirstOrThrow({ where: { id: order.id } });
     expect(after.updatedOn).toEqual(before.updatedOn);
   });
 
@@ -473,7 +473,7 @@ describe('test keys', () => {
     expect((await call(service.baseUrl, 'GET', `/v2/orders/${id}`, { key: shop.testKey })).status).toBe(404);
     expect((await post(`/v2/orders/${id}`, shop.testKey, { subtotal: 1 })).status).toBe(404);
     expect((await post(`/v1/orders/${id}/cancel`, shop.testKey)).status).toBe(404);
-    const row = await service.db.order.findUniqueOrThrow({ where: { id: live.body.id } });
+    const row = await service.db.order.findFirstOrThrow({ where: { id: live.body.id } });
     expect(row.status).toBe('created');
     expect(row.subtotalCents).toBe(12_500n);
   });

@@ -82,7 +82,7 @@ describe('POST /v2/quotes', () => {
       key: shop.liveKey,
       body: quoteFor('24.00', { cart_items: cartItems }),
     });
-    const row = await service.db.quote.findUniqueOrThrow({ where: { id: response.body.id } });
+    const row = await service.db.quote.findFirstOrThrow({ where: { id: response.body.id } });
     expect(row.storeId).toBe(shop.store.id);
     expect(row.coveredCents).toBe(2_400n);
     expect(row.premiumCents).toBe(98n);

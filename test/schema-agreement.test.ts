@@ -170,27 +170,31 @@ describe('schema.prisma and the migrated database', () => {
     }
   });
 
-  it('have a foreign key for every relation', async () => {
-    const { rows } = await client.query<{ table_name: string; column_name: string; foreign_table: string; foreign_column: string }>(
-      // A partition's foreign keys are its parent's, under the same names: the parents' only.
-      `SELECT DISTINCT tc.table_name, kcu.column_name, ccu.table_name AS foreign_table, ccu.column_name AS foreign_column
-         FROM information_schema.table_constraints tc
-         JOIN information_schema.key_column_usage kcu ON tc.constraint_name = kcu.constraint_name AND kcu.table_name = tc.table_name
-         JOIN information_schema.constraint_column_usage ccu ON tc.constraint_name = ccu.constraint_name
-        WHERE tc.constraint_type = 'FOREIGN KEY' AND tc.table_schema = 'public'
-          AND tc.table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition)`,
+  it('have a foreign key for every relation, on the same columns in the same order', async () => {
+    const { rows } = await client.query<{ table_name: string; columns: string[]; foreign_table: string; foreign_columns: string[] }>(
+      // A partition's foreign keys are its parent's (conparentid names it): the parents' only.
+      `SELECT t.relname AS table_name, f.relname AS foreign_table,
+              array(SELECT attname FROM unnest(k.conkey) WITH ORDINALITY u(num, ord) JOIN pg_attribute ON attrelid = k.conrelid AND attnum = u.num ORDER BY ord)::text[] AS columns,
+              array(SELECT attname FROM unnest(k.confkey) WITH ORDINALITY u(num, ord) JOIN pg_attribute ON attrelid = k.confrelid AND attnum = u.num ORDER BY ord)::text[] AS foreign_columns
+         FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid JOIN pg_class f ON f.oid = k.confrelid
+         JOIN pg_namespace n ON n.oid = t.relnamespace
+        WHERE n.nspname = 'public' AND k.contype = 'f' AND NOT t.relispartition AND k.conparentid = 0`,
     );
     const expected = models.flatMap((model) =>
       model.fields
         .filter((field) => field.kind === 'object' && (field.relationFromFields?.length ?? 0) > 0)
         .map((field) => {
           const target = models.find((m) => m.name === field.type) as DmmfModel;
-          const from = model.fields.find((f) => f.name === field.relationFromFields?.[0]) as DmmfField;
-          const to = target.fields.find((f) => f.name === field.relationToFields?.[0]) as DmmfField;
-          return { table_name: tableOf(model), column_name: columnOf(from), foreign_table: tableOf(target), foreign_column: columnOf(to) };
+          const column = (owner: DmmfModel, name: string) => columnOf(owner.fields.find((f) => f.name === name) as DmmfField);
+          return {
+            table_name: tableOf(model),
+            columns: (field.relationFromFields ?? []).map((name) => column(model, name)),
+            foreign_table: tableOf(target),
+            foreign_columns: (field.relationToFields ?? []).map((name) => column(target, name)),
+          };
         }),
     );
-    const key = (r: { table_name: string; column_name: string }) => `${r.table_name}.${r.column_name}`;
+    const key = (r: { table_name: string; columns: string[] }) => `${r.table_name}.${r.columns.join(',')}`;
     expect([...rows].sort((a, b) => key(a).localeCompare(key(b)))).toEqual(expected.sort((a, b) => key(a).localeCompare(key(b))));
   });
 });

@@ -141,7 +141,7 @@ describe('every resource against the real server', () => {
     const claimedOrder = await service.db.order.findFirstOrThrow({ where: { storeId: shop.store.id, sourceOrderId: claimed } });
     const jpeg = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#933' } }).jpeg().toBuffer();
     const photo = await uploadClaimPhoto(service.db, { store: shop.store, actor: { kind: 'shopper', orderId: claimedOrder.id }, mode: 'live' }, postgresPhotoStore(service.db), jpeg, new Date());
-    await service.db.claimPhoto.update({ where: { id: photo.id }, data: { claimId: claim.id } });
+    await service.db.claimPhoto.updateMany({ where: { id: photo.id }, data: { claimId: claim.id } });
     const [reference] = (await client.claims.retrieve(claim.id)).photos;
     expect(reference).toMatchObject({ id: photo.id, width: 80, height: 60 });
     const file = await client.claims.downloadPhoto(claim.id, photo.id);

@@ -48,7 +48,7 @@ async function fixtureOfA(): Promise<Fixture> {
   const order = await service.db.order.findFirstOrThrow({ where: { storeId: storeA.store.id, sourceOrderId } });
   const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#888' } }).jpeg().toBuffer();
   const photo = await uploadClaimPhoto(service.db, { store: storeA.store, actor: { kind: 'shopper', orderId: order.id }, mode: 'live' }, postgresPhotoStore(service.db), jpeg, new Date());
-  await service.db.claimPhoto.update({ where: { id: photo.id }, data: { claimId: claim.body.id as string } });
+  await service.db.claimPhoto.updateMany({ where: { id: photo.id }, data: { claimId: claim.body.id as string } });
   // Resolved, so that A's own cancels succeed in the positive controls below.
   await decideClaimAsOperator(service.db, claim.body.id as string, 'closed', systemClock);
   // One endpoint at a time, within the store's limit: each fixture makes its own.
@@ -65,7 +65,7 @@ async function snapshotOfA(fixture: Fixture): Promise<string> {
     where: { storeId: storeA.store.id, sourceOrderId: fixture.sourceOrderId },
     include: { lineItems: true, ledgerEntries: true, shipments: true, claims: { include: { history: true } }, refunds: true },
   });
-  const endpoint = await service.db.webhookEndpoint.findUnique({ where: { id: fixture.endpointId }, include: { deliveries: { orderBy: { seq: 'asc' } } } });
+  const endpoint = await service.db.webhookEndpoint.findFirst({ where: { id: fixture.endpointId }, include: { deliveries: { orderBy: { seq: 'asc' } } } });
   const attempts = await service.db.webhookDeliveryAttempt.findMany({ where: { deliveryId: { in: endpoint?.deliveries.map((delivery) => delivery.id) ?? [] } }, orderBy: { id: 'asc' } });
   const event = await service.db.event.findFirst({ where: { id: fixture.eventId } });
   return JSON.stringify({ order, endpoint, attempts, event }, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));

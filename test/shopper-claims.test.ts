@@ -62,7 +62,7 @@ async function deliver(trackingNumber: string, daysAgo = 0) {
   const shipment = await service.db.shipment.findFirstOrThrow({ where: { trackingNumber } });
   const at = new Date(service.clock.now().getTime() - daysAgo * DAY_MS);
   await service.db.shipmentCheckpoint.create({ data: { shipmentId: shipment.id, storeId: shipment.storeId, status: 'Delivered', message: 'Delivered, front door', city: 'Mountain View', state: 'CA', occurredAt: at, source: 'test', fingerprint: `delivered-${at.getTime()}` } });
-  await service.db.shipment.update({ where: { id: shipment.id }, data: { deliveryStatus: 'Delivered', updatedOn: at } });
+  await service.db.shipment.updateMany({ where: { id: shipment.id }, data: { deliveryStatus: 'Delivered', updatedOn: at } });
 }
 
 const lookupRaw = (store: SeededStore, order_number: string, email: string, headers: Record<string, string> = {}) =>

@@ -19,6 +19,14 @@ export type Database = PrismaClient & {
 export type Transaction = Prisma.TransactionClient;
 export { Prisma };
 
+/**
+ * The key of one row of a store's table: its id with its store, as every such table's primary key
+ * is (id, store_id) so that Citus can distribute it by store (docs/scaling.md, section 4).
+ */
+export function storeRowKey(storeId: string, id: string): { id_storeId: { id: string; storeId: string } } {
+  return { id_storeId: { id, storeId } };
+}
+
 export interface DatabaseOptions {
   /** Connections this process may hold. Several instances share one PostgreSQL, so keep it modest. */
   poolSize?: number;

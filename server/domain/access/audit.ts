@@ -36,6 +36,7 @@ export type AuditAction =
   | 'event.resent';
 
 export interface AuditEntry {
+  /** Null for what belongs to no store (an operator adding a platform): the operator's own log. */
   storeId: string | null;
   action: AuditAction;
   subject: { type: 'store' | 'platform' | 'api_key' | 'order' | 'claim' | 'webhook_endpoint' | 'event' | 'privacy_request' | 'merchant_user'; id: string };
@@ -43,16 +44,16 @@ export interface AuditEntry {
   at: Date;
 }
 
+/** Writes the entry: to the store's audit log, or to the operator's when it belongs to no store. */
 export async function recordAudit(db: Database | Transaction, actor: Actor, entry: AuditEntry): Promise<void> {
-  await db.auditEvent.create({
-    data: {
-      storeId: entry.storeId,
-      ...actorColumns(actor),
-      action: entry.action,
-      subjectType: entry.subject.type,
-      subjectId: entry.subject.id,
-      details: entry.details ?? {},
-      createdAt: entry.at,
-    },
-  });
+  const row = {
+    ...actorColumns(actor),
+    action: entry.action,
+    subjectType: entry.subject.type,
+    subjectId: entry.subject.id,
+    details: entry.details ?? {},
+    createdAt: entry.at,
+  };
+  if (entry.storeId === null) await db.operatorAuditEvent.create({ data: row });
+  else await db.auditEvent.create({ data: { storeId: entry.storeId, ...row } });
 }

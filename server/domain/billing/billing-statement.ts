@@ -155,7 +155,7 @@ export async function monthLedgerEntries(db: Database, scope: Scope, month: stri
   const { start } = monthBounds(month);
   const rows = await db.$queryRaw<Array<{ effective_at: Date; source_order_id: string; reason: MonthLedgerEntry['reason']; amount_cents: bigint }>>`
     SELECT e.effective_at, o.source_order_id, e.reason::text AS reason, e.amount_cents
-      FROM premium_ledger_entries e JOIN orders o ON o.id = e.order_id
+      FROM premium_ledger_entries e JOIN orders o ON o.id = e.order_id AND o.store_id = e.store_id
      WHERE e.store_id = ${storeId}::uuid
        AND e.effective_at >= ${start.toISOString()}::timestamptz
        AND e.effective_at < ${start.toISOString()}::timestamptz + interval '1 month'

@@ -153,9 +153,9 @@ const REFUND_TARGET = lazyStatement(
   () =>
     orderWithLinesSql(`,
           o.protection_sku,
-          (SELECT max(e.effective_at) FROM premium_ledger_entries e WHERE e.order_id = o.id AND e.reason <> 'reversal') AS latest_charge_at,
+          (SELECT max(e.effective_at) FROM premium_ledger_entries e WHERE e.order_id = o.id AND e.store_id = o.store_id AND e.reason <> 'reversal') AS latest_charge_at,
           (SELECT r.order_id FROM refunds r WHERE r.store_id = $1::uuid AND r.source_refund_id = $3) AS previous_refund_order_id,
-          ${openClaimExistsSql('o.id')} AS has_open_claim`),
+          ${openClaimExistsSql('o')} AS has_open_claim`),
 );
 
 /**

@@ -2,7 +2,7 @@
 // while it is open whenever its evidence may have changed: a tracking update of its order, and the
 // passing days that min_days_without_scan counts (the daily job). A rule's decision goes through
 // decideClaim like anyone's, its history row naming the rule, the version and the evidence read.
-import type { Database, Transaction } from '../../db/client.js';
+import { storeRowKey, type Database, type Transaction } from '../../db/client.js';
 import { actingFor, type Scope, type ServiceScope } from '../access/index.js';
 import { AppError, type Clock } from '../kernel/index.js';
 import { findStoreById } from '../stores/index.js';
@@ -44,7 +44,7 @@ async function openClaimsToRun(db: Database, where: { shipmentId: string } | 'al
   if (where !== 'all') {
     return db.$queryRaw<Array<{ id: string; storeId: string }>>`
       SELECT c.id::text AS id, c.store_id::text AS "storeId"
-        FROM claims c JOIN shipments s ON s.id = ${where.shipmentId}::uuid
+        FROM claims c JOIN shipments s ON s.id = ${where.shipmentId}::uuid AND c.store_id = s.store_id
        WHERE c.status = 'open' AND (c.shipment_id = s.id OR (c.shipment_id IS NULL AND c.order_id = s.order_id))
          AND EXISTS (SELECT 1 FROM claim_rule_sets r WHERE r.store_id = c.store_id)`;
   }
@@ -68,7 +68,7 @@ export async function rerunClaimRules(db: Database, service: ServiceScope, clock
     scopes.set(storeId, scope);
     try {
       const outcome = await db.$transaction(async (tx) => {
-        const row = await tx.claim.findUnique({ where: { id }, include: claimInclude });
+        const row = await tx.claim.findUnique({ where: storeRowKey(storeId, id), include: claimInclude });
         if (row === null || row.status !== 'open') return null;
         return applyClaimRulesIn(tx, scope, await withDetailsOne(tx, row, clock.now()), clock);
       });

@@ -47,10 +47,10 @@ export async function evidenceOfClaims(db: Database | Transaction, claims: reado
   const photos = await db.claimPhoto.groupBy({ by: ['claimId'], where: { claimId: { in: ids } }, _count: { _all: true } });
   const prior = await db.$queryRaw<Array<{ id: string; prior: number }>>`
     SELECT c.id::text AS id,
-           (SELECT count(*) FROM claims c2 JOIN orders o2 ON o2.id = c2.order_id
+           (SELECT count(*) FROM claims c2 JOIN orders o2 ON o2.id = c2.order_id AND o2.store_id = c2.store_id
              WHERE o2.store_id = o.store_id AND o2.customer_email_lookup = o.customer_email_lookup AND c2.id <> c.id
                AND c2.created_on <= c.created_on AND c2.created_on > c.created_on - interval '365 days')::int AS prior
-      FROM claims c JOIN orders o ON o.id = c.order_id
+      FROM claims c JOIN orders o ON o.id = c.order_id AND o.store_id = c.store_id
      WHERE c.id = ANY (${ids}::uuid[])`;
   const orders = await db.order.findMany({ where: { id: { in: orderIds } }, select: { id: true, shippingAddress: true } });
   const addressOf = (shipping: unknown) => (shipping !== null && typeof shipping === 'object' ? addressInputOf(shipping as Parameters<typeof addressInputOf>[0]) : null);

@@ -171,14 +171,14 @@ export const claimItems = (input: ClaimInput) => (input.items ?? []).map((item) 
 export const claimNotFound = (id: string) => new AppError('not_found', `No claim with id "${id}" in this store.`);
 
 /** The same rule for a statement of our own: whether the order `orderIdSql` names has an open claim. */
-export const openClaimExistsSql = (orderIdSql: string) =>
-  `EXISTS (SELECT 1 FROM claims c WHERE c.order_id = ${orderIdSql} AND c.status IN (${OPEN_CLAIM_STATUSES.map((status) => `'${status}'`).join(', ')}))`;
+export const openClaimExistsSql = (orderAlias: string) =>
+  `EXISTS (SELECT 1 FROM claims c WHERE c.order_id = ${orderAlias}.id AND c.store_id = ${orderAlias}.store_id AND c.status IN (${OPEN_CLAIM_STATUSES.map((status) => `'${status}'`).join(', ')}))`;
 
 /** An open claim on the order as a whole, or on the given shipment of it, blocks cancelling. */
-export async function hasOpenClaim(tx: Transaction, target: { orderId: string; shipmentId?: string }): Promise<boolean> {
+export async function hasOpenClaim(tx: Transaction, target: { storeId: string; orderId: string; shipmentId?: string }): Promise<boolean> {
   const shipmentScope = target.shipmentId === undefined ? {} : { OR: [{ shipmentId: target.shipmentId }, { shipmentId: null }] };
   const open = await tx.claim.findFirst({
-    where: { orderId: target.orderId, status: { in: [...OPEN_CLAIM_STATUSES] }, ...shipmentScope },
+    where: { storeId: target.storeId, orderId: target.orderId, status: { in: [...OPEN_CLAIM_STATUSES] }, ...shipmentScope },
     select: { id: true },
   });
   return open !== null;

@@ -5,7 +5,7 @@
 import type { ClaimEvidenceValues } from '../../../contract/claims.js';
 import { centsToMajorString } from '../../../contract/money.js';
 import type { FieldError } from '../../../contract/errors.js';
-import type { Database, Transaction } from '../../db/client.js';
+import { storeRowKey, type Database, type Transaction } from '../../db/client.js';
 import { actorColumns, recordAudit, type Actor, type Scope } from '../access/index.js';
 import { emitEvent, newEvent } from '../events/index.js';
 import { AppError, appliedAt, type Clock, isUuid } from '../kernel/index.js';
@@ -79,7 +79,7 @@ export async function decideClaimIn(tx: Transaction, scope: Scope, id: string, d
   const resolved = !OPEN_CLAIM_STATUSES.includes(status);
   const actor = rule === undefined ? scope.actor : CLAIM_RULES_ACTOR;
   await tx.claim.update({
-    where: { id },
+    where: storeRowKey(scope.store.id, id),
     data: {
       status,
       updatedOn: now,
@@ -100,7 +100,7 @@ export async function decideClaimIn(tx: Transaction, scope: Scope, id: string, d
       ...(rule === undefined ? {} : { ruleName: rule.ruleName, ruleVersion: rule.ruleVersion, evidence: rule.evidence }),
     },
   });
-  const claim = await withDetailsOne(tx, await tx.claim.findUniqueOrThrow({ where: { id }, include: claimInclude }), now);
+  const claim = await withDetailsOne(tx, await tx.claim.findUniqueOrThrow({ where: storeRowKey(scope.store.id, id), include: claimInclude }), now);
   const details = { from: current, to: status, ...(rule === undefined ? {} : { rule: rule.ruleName, rule_version: rule.ruleVersion }) };
   await recordAudit(tx, actor, { storeId: claim.storeId, action: 'claim.status_changed', subject: { type: 'claim', id }, details, at: now });
   const statusChange = { from_status: current, to_status: status, note: decision.note ?? null, changed_on: now.toISOString() };

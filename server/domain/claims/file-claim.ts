@@ -2,7 +2,7 @@
 // gets its reference, the value of what it claims and whether it came inside the store's window;
 // then the store's rules may decide it at once (apply-claim-rules.ts).
 import type { FieldError } from '../../../contract/errors.js';
-import { isUniqueViolation, type Database, type Transaction } from '../../db/client.js';
+import { isUniqueViolation, storeRowKey, type Database, type Transaction } from '../../db/client.js';
 import { actorColumns, recordAudit, type Scope } from '../access/index.js';
 
 import { emitEvent, newEvent } from '../events/index.js';
@@ -79,7 +79,7 @@ async function fileOnce(
       // The order row lock serialises this with order and shipment cancellation, and with a second
       // filing on the same parcel.
       const orderId = await lockExistingOrderRow(tx, scope.store.id, input.source_order_id);
-      const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, include: { lineItems: true } });
+      const order = await tx.order.findUniqueOrThrow({ where: storeRowKey(scope.store.id, orderId), include: { lineItems: true } });
       if (order.status === 'cancelled') throw new AppError('conflict', 'The order is cancelled; no claim can be filed on it.');
       if (!order.insuranceSelected) throw new AppError('conflict', 'The order was not protected; no claim can be filed on it.');
 
@@ -128,7 +128,7 @@ async function fileOnce(
           reference: newClaimReference(),
           amountClaimedCents: amountClaimedCents(order.lineItems, items),
           filedWithinWindow: withinWindow(input.reason, parcels, windows, now),
-          history: { create: { storeId: scope.store.id, fromStatus: null, toStatus: 'open', createdAt: now, ...actorColumns(scope.actor) } },
+          history: { create: { fromStatus: null, toStatus: 'open', createdAt: now, ...actorColumns(scope.actor) } },
         },
         select: { id: true },
       });
@@ -141,7 +141,7 @@ async function fileOnce(
           ]);
         }
       }
-      const claim = await withDetailsOne(tx, await tx.claim.findUniqueOrThrow({ where: { id: created.id }, include: claimInclude }), now);
+      const claim = await withDetailsOne(tx, await tx.claim.findUniqueOrThrow({ where: storeRowKey(scope.store.id, created.id), include: claimInclude }), now);
       await recordAudit(tx, scope.actor, { storeId: scope.store.id, action: 'claim.filed', subject: { type: 'claim', id: claim.id }, at: now });
       await emitEvent(tx, scope.actor, scope.store.id, newEvent('claim.created', toClaimResponse(claim)), now);
       // The store's rules may decide it at once, a millisecond after its filing (decideClaim).

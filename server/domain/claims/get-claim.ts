@@ -70,7 +70,7 @@ export async function claimHistory(db: Database, scope: Scope, claim: Pick<Claim
 
 /** The store a claim belongs to, for the operator who names a claim by its id alone. */
 export async function findClaimStore(db: Database, id: string): Promise<StoreContext> {
-  const row = isUuid(id) ? await db.claim.findUnique({ where: { id }, select: { store: true } }) : null;
+  const row = isUuid(id) ? await db.claim.findFirst({ where: { id }, select: { store: true } }) : null;
   if (row === null) throw claimNotFound(id);
   return toStoreContext(row.store);
 }

@@ -19,7 +19,7 @@ export function postgresPhotoStore(db: Database): PhotoStore {
       await db.claimPhotoObject.create({ data: { photoId, storeId, content: new Uint8Array(jpeg) } });
     },
     async read(photoId) {
-      const row = await db.claimPhotoObject.findUnique({ where: { photoId }, select: { content: true } });
+      const row = await db.claimPhotoObject.findFirst({ where: { photoId }, select: { content: true } });
       return row === null ? null : Buffer.from(row.content);
     },
   };

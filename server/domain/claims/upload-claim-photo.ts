@@ -2,7 +2,7 @@
 // own (a phone on a slow network sends one at a time, and a refused file is known at once); it is
 // kept unattached, for that order only, until a claim names it, and swept a day later if none
 // does. Each is re-encoded as a JPEG without metadata before anything keeps it (images.ts).
-import type { Database } from '../../db/client.js';
+import { storeRowKey, type Database } from '../../db/client.js';
 import type { Scope, ShopperActor } from '../access/index.js';
 import { recordAudit } from '../access/index.js';
 import { AppError } from '../kernel/index.js';
@@ -30,7 +30,7 @@ export async function uploadClaimPhoto(db: Database, scope: Scope<ShopperActor>,
   try {
     await photos.save(scope.store.id, row.id, image.bytes);
   } catch (error) {
-    await db.claimPhoto.delete({ where: { id: row.id } }).catch(() => undefined);
+    await db.claimPhoto.delete({ where: storeRowKey(scope.store.id, row.id) }).catch(() => undefined);
     throw error;
   }
   return toPhotoRecord(row);

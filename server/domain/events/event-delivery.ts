@@ -10,7 +10,7 @@
 import { Webhook } from 'standardwebhooks';
 import { EVENT_ID_HEADER, EVENT_SIGNATURE_HEADER, EVENT_TIMESTAMP_HEADER } from '../../../contract/merchant-events.js';
 import { MAX_IN_FLIGHT_LIMIT } from '../../../contract/webhook-endpoints.js';
-import { Prisma, type Database, type Transaction } from '../../db/client.js';
+import { Prisma, storeRowKey, type Database, type Transaction } from '../../db/client.js';
 import type { Actor } from '../access/index.js';
 
 import { recordAudit } from '../access/index.js';
@@ -95,12 +95,12 @@ export async function takeDueDelivery(db: Database, endpointId: string, now: Dat
        WHERE d.id = (SELECT c.id FROM webhook_deliveries c
                       WHERE c.endpoint_id = ${endpointId} AND ${takeable('c', now)}
                       ORDER BY c.event_seq LIMIT 1 FOR UPDATE SKIP LOCKED)
-         AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.enabled)
-       RETURNING d.id, d.event_id, d.event_created_at, d.attempt_count)
+         AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled)
+       RETURNING d.id, d.store_id, d.event_id, d.event_created_at, d.attempt_count)
     SELECT t.id, t.attempt_count, e.id AS event_id, e.type, e.mode, e.data, e.created_at,
            w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
-      FROM taken t JOIN events e ON e.id = t.event_id AND e.created_at = t.event_created_at
-      JOIN webhook_endpoints w ON w.id = ${endpointId}`;
+      FROM taken t JOIN events e ON e.id = t.event_id AND e.created_at = t.event_created_at AND e.store_id = t.store_id
+      JOIN webhook_endpoints w ON w.id = ${endpointId} AND w.store_id = t.store_id`;
   const row = taken[0];
   if (row === undefined) return null;
   const secrets = [row.secret];
@@ -158,7 +158,7 @@ export async function recordAttempt(
     // kept; the event row's lock orders this with the erasure.
     const locked = await tx.$queryRaw<Array<{ store_id: string; attempt_count: number; status: string; id: string; type: string; mode: string; data: unknown; created_at: Date }>>`
       SELECT d.store_id::text, d.attempt_count, d.status, e.id, e.type, e.mode, e.data, e.created_at
-        FROM webhook_deliveries d JOIN events e ON e.id = d.event_id AND e.created_at = d.event_created_at
+        FROM webhook_deliveries d JOIN events e ON e.id = d.event_id AND e.created_at = d.event_created_at AND e.store_id = d.store_id
        WHERE d.id = ${delivery.id}
          FOR UPDATE OF d FOR SHARE OF e`;
     const current = locked[0];
@@ -206,35 +206,31 @@ export async function recordAttempt(
       where: { id: delivery.id, eventCreatedAt: current.created_at },
       data: { status: 'failed', attemptCount: attempts, nextAttemptAt: null, leasedUntil: null, updatedAt: now },
     });
-    await disableFailingEndpoint(tx, delivery.endpointId, now);
+    await disableFailingEndpoint(tx, current.store_id, delivery.endpointId, now);
     return 'failed';
   });
 }
 
-async function disableFailingEndpoint(tx: Transaction, endpointId: string, now: Date): Promise<void> {
-  const endpoint = await tx.webhookEndpoint.update({
-    where: { id: endpointId },
-    data: { enabled: false, disabledReason: 'failing', updatedAt: now },
-    select: { storeId: true },
-  });
+async function disableFailingEndpoint(tx: Transaction, storeId: string, endpointId: string, now: Date): Promise<void> {
+  await tx.webhookEndpoint.update({ where: storeRowKey(storeId, endpointId), data: { enabled: false, disabledReason: 'failing', updatedAt: now } });
   await tx.webhookDelivery.updateMany({
     where: { endpointId, status: 'pending' },
     data: { status: 'failed', nextAttemptAt: null, leasedUntil: null, updatedAt: now },
   });
   const system: Actor = { kind: 'system', job: 'event-delivery' };
-  await recordAudit(tx, system, { storeId: endpoint.storeId, action: 'webhook_endpoint.disabled', subject: { type: 'webhook_endpoint', id: endpointId }, details: { reason: 'failing' }, at: now });
+  await recordAudit(tx, system, { storeId, action: 'webhook_endpoint.disabled', subject: { type: 'webhook_endpoint', id: endpointId }, details: { reason: 'failing' }, at: now });
 }
 
 /** How many attempts the endpoint may have in flight at once (0 once it is gone). */
 export async function inFlightLimit(db: Database, endpointId: string): Promise<number> {
-  const endpoint = await db.webhookEndpoint.findUnique({ where: { id: endpointId }, select: { maxInFlight: true } });
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId }, select: { maxInFlight: true } });
   return endpoint === null ? 0 : Math.min(MAX_IN_FLIGHT_LIMIT, Math.max(1, endpoint.maxInFlight));
 }
 
 /** Whether the endpoint has a delivery a lane could take now. */
 export async function hasDueDelivery(db: Database, endpointId: string, now: Date): Promise<boolean> {
   const rows = await db.$queryRaw<Array<{ due: boolean }>>`
-    SELECT EXISTS (SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
+    SELECT EXISTS (SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled
                     WHERE d.endpoint_id = ${endpointId} AND ${takeable('d', now)}) AS due`;
   return rows[0]?.due === true;
 }
@@ -242,7 +238,7 @@ export async function hasDueDelivery(db: Database, endpointId: string, now: Date
 /** Endpoints with a delivery due now: what the dispatcher hands to the workers. */
 export async function endpointsWithDueDeliveries(db: Database, now: Date, limit = 1000): Promise<string[]> {
   const rows = await db.$queryRaw<Array<{ endpoint_id: string }>>`
-    SELECT DISTINCT d.endpoint_id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
+    SELECT DISTINCT d.endpoint_id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled
      WHERE ${takeable('d', now)}
      LIMIT ${limit}`;
   return rows.map((row) => row.endpoint_id);
@@ -251,7 +247,7 @@ export async function endpointsWithDueDeliveries(db: Database, now: Date, limit 
 /** Seconds the oldest due delivery of an enabled endpoint has waited (0 when none): the queue's lag. */
 export async function deliveryLagSeconds(db: Database, now: Date): Promise<number> {
   const rows = await db.$queryRaw<Array<{ oldest: Date | null }>>`
-    SELECT min(d.next_attempt_at) AS oldest FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
+    SELECT min(d.next_attempt_at) AS oldest FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled
      WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}`;
   const oldest = rows[0]?.oldest ?? null;
   return oldest === null ? 0 : Math.max(0, (now.getTime() - oldest.getTime()) / 1000);

@@ -1,7 +1,7 @@
 // Rotating an endpoint's signing secret: a new one answered once, the old one kept beside it for
 // the overlap, so a receiver can switch without losing a delivery.
 import { SECRET_ROTATION_OVERLAP_HOURS } from '../../../contract/webhook-endpoints.js';
-import type { Database } from '../../db/client.js';
+import { storeRowKey, type Database } from '../../db/client.js';
 import type { Scope } from '../access/index.js';
 import { recordAudit } from '../access/index.js';
 import { EndpointRecord, endpointNotFound, endpointSelect, newEndpointSecret } from './endpoint-record.js';
@@ -21,7 +21,7 @@ export async function rotateEndpointSecret(
     const secret = newEndpointSecret();
     const previousSecretExpiresAt = new Date(now.getTime() + SECRET_ROTATION_OVERLAP_HOURS * 3600_000);
     const row = await tx.webhookEndpoint.update({
-      where: { id },
+      where: storeRowKey(scope.store.id, id),
       data: { secret, previousSecret: current.secret, previousSecretExpiresAt, secretRotatedAt: now, updatedAt: now },
       select: endpointSelect,
     });

@@ -36,13 +36,14 @@ export async function sweepExpiredEvents(db: Database, now: Date): Promise<numbe
   for (;;) {
     const batch = await db.$executeRaw`
       WITH expired AS (
-        SELECT id, created_at FROM events_default WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED),
+        SELECT id, created_at, store_id FROM events_default WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED),
       deliveries AS (
-        DELETE FROM webhook_deliveries d USING expired e WHERE d.event_id = e.id AND d.event_created_at = e.created_at
-        RETURNING d.id, d.event_created_at),
+        DELETE FROM webhook_deliveries d USING expired e WHERE d.event_id = e.id AND d.event_created_at = e.created_at AND d.store_id = e.store_id
+        RETURNING d.id, d.event_created_at, d.store_id),
       attempts AS (
-        DELETE FROM webhook_delivery_attempts a USING deliveries d WHERE a.delivery_id = d.id AND a.event_created_at = d.event_created_at)
-      DELETE FROM events ev USING expired e WHERE ev.id = e.id AND ev.created_at = e.created_at`;
+        DELETE FROM webhook_delivery_attempts a USING deliveries d
+         WHERE a.delivery_id = d.id AND a.event_created_at = d.event_created_at AND a.store_id = d.store_id)
+      DELETE FROM events ev USING expired e WHERE ev.id = e.id AND ev.created_at = e.created_at AND ev.store_id = e.store_id`;
     removed += batch;
     if (batch < SWEEP_BATCH) return removed;
   }

@@ -1,5 +1,5 @@
 // Changing a webhook endpoint: its URL, events, description, deliveries in flight, or whether it is enabled.
-import type { Database } from '../../db/client.js';
+import { storeRowKey, type Database } from '../../db/client.js';
 import type { Scope } from '../access/index.js';
 import { recordAudit } from '../access/index.js';
 import { EndpointPatch, EndpointRecord, assertEventList, assertUrlAllowed, endpointNotFound, endpointSelect } from './endpoint-record.js';
@@ -21,7 +21,7 @@ export async function updateEndpoint(
     if (current === undefined) throw endpointNotFound(id);
     const enabling = patch.enabled === true && !current.enabled;
     const row = await tx.webhookEndpoint.update({
-      where: { id },
+      where: storeRowKey(scope.store.id, id),
       data: {
         ...(patch.url === undefined ? {} : { url: patch.url }),
         ...(patch.events === undefined ? {} : { events: patch.events }),

@@ -3,7 +3,7 @@
 // on purpose (README, Money rules): the merchant's cancel, here, is refused (409) so the claim
 // keeps its order; a full refund of the protection line cancels anyway, because the money already
 // went back, in the refund's own statement (domain/billing/refunds.ts).
-import type { Database } from '../../db/client.js';
+import { storeRowKey, type Database } from '../../db/client.js';
 import type { CANCELLATION_CAUSES } from '../../../contract/merchant-events.js';
 import { toOrderResponse } from './order-payload.js';
 import type { Actor, Scope } from '../access/index.js';
@@ -43,11 +43,11 @@ export async function cancelOrder(db: Database, scope: Scope, sourceOrderId: str
     const now = appliedAt(clock, current.updatedOn);
     // Cancelling twice succeeds and keeps the first cancelled_on.
     if (current.status === 'cancelled') return toOrderRecord(current);
-    if (await hasOpenClaim(tx, { orderId: current.id })) {
+    if (await hasOpenClaim(tx, { storeId: current.storeId, orderId: current.id })) {
       throw new AppError('conflict', 'The order has an open claim; it cannot be cancelled until the claim is resolved.');
     }
     const cancelled = toOrderRecord(
-      await tx.order.update({ where: { id: current.id }, data: { status: 'cancelled', cancelledOn: now, updatedOn: now }, include: orderInclude }),
+      await tx.order.update({ where: storeRowKey(current.storeId, current.id), data: { status: 'cancelled', cancelledOn: now, updatedOn: now }, include: orderInclude }),
     );
     await emitEvent(tx, scope.actor, scope.store.id, orderCancelledEvent(cancelled, cancellationCauseOf(scope.actor)), now);
     const details = { cause: cancellationCauseOf(scope.actor) };

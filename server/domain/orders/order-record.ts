@@ -171,9 +171,9 @@ export const orderWithLinesSql = (extraColumns = '') =>
                       'source_id', li.source_id, 'name', li.name, 'price_cents', li.price_cents::text, 'quantity', li.quantity,
                       'source_product_id', li.source_product_id, 'sku', li.sku, 'is_insured', li.is_insured, 'image_url', li.image_url)
                       ORDER BY li.position)
-                      FROM order_line_items li WHERE li.order_id = o.id), '[]'::json) AS line_items,
+                      FROM order_line_items li WHERE li.order_id = o.id AND li.store_id = o.store_id), '[]'::json) AS line_items,
           COALESCE((SELECT json_agg(json_build_object('amount_cents', e.amount_cents::text, 'reason', e.reason))
-                      FROM premium_ledger_entries e WHERE e.order_id = o.id), '[]'::json) AS ledger_entries
+                      FROM premium_ledger_entries e WHERE e.order_id = o.id AND e.store_id = o.store_id), '[]'::json) AS ledger_entries
           ${extraColumns}
      FROM orders o
     WHERE o.store_id = $1::uuid AND o.source_order_id = $2`;

@@ -3,7 +3,7 @@
 // them the service holds: claim and refund notes, claim photos, the stored events' objects (and what receivers
 // answered to them), and the answers kept for idempotency keys. Money and the facts of the order stay: ids, amounts, line items, shipments,
 // tracking history, claims without their texts, and the whole premium ledger.
-import { Prisma, type Database, type Transaction } from '../../db/client.js';
+import { Prisma, storeRowKey, type Database, type Transaction } from '../../db/client.js';
 import type { Scope } from '../access/index.js';
 import { recordAudit } from '../access/index.js';
 import { hasOpenClaim } from '../claims/index.js';
@@ -40,13 +40,13 @@ export function erasedEventData(data: Record<string, unknown>): Record<string, u
 export async function redactOrder(db: Database, scope: Scope, sourceOrderId: string, now: Date): Promise<OrderRecord> {
   return db.$transaction(async (tx) => {
     const order = await lockOrder(tx, scope.store.id, sourceOrderId);
-    if (await hasOpenClaim(tx, { orderId: order.id })) {
+    if (await hasOpenClaim(tx, { storeId: order.storeId, orderId: order.id })) {
       throw new AppError('conflict', "The order has an open claim, which needs the shopper's contact; erase it once the claim is resolved.");
     }
     await eraseOrderCopies(tx, scope.store.id, { id: order.id, sourceOrderId: order.sourceOrderId, quoteId: order.quoteId });
     await forgetAddressLookups(tx, [order.shippingAddress, order.billingAddress].filter(isStoredAddress).map(addressInputOf));
     const erased = await tx.order.update({
-      where: { id: order.id },
+      where: storeRowKey(order.storeId, order.id),
       data: {
         customerFirstName: null,
         customerLastName: null,

@@ -3,7 +3,7 @@
 import type { FieldError } from '../../../contract/errors.js';
 import { fieldErrorsFromIssues } from '../../../contract/errors.js';
 import { Address } from '../../../contract/common.js';
-import type { Database, Prisma, Transaction } from '../../db/client.js';
+import { storeRowKey, type Database, type Prisma, type Transaction } from '../../db/client.js';
 import { toOrderResponse } from './order-payload.js';
 import type { Scope } from '../access/index.js';
 import { AppError, appliedAt, type Clock } from '../kernel/index.js';
@@ -19,7 +19,7 @@ import { lineItemRows, optionalCents, orderInclude, toOrderRecord, type AddressV
 /** Locks the order row for the rest of the transaction, so concurrent changes to one order queue up. */
 export async function lockOrder(tx: Transaction, storeId: string, sourceOrderId: string): Promise<StoredOrder> {
   const id = await lockExistingOrderRow(tx, storeId, sourceOrderId);
-  return tx.order.findUniqueOrThrow({ where: { id }, include: orderInclude });
+  return tx.order.findUniqueOrThrow({ where: storeRowKey(storeId, id), include: orderInclude });
 }
 
 /** Merges a partial address into the stored one; the result must be a complete address. */
@@ -113,7 +113,7 @@ export async function updateOrder(
       await tx.orderLineItem.deleteMany({ where: { orderId: current.id } });
       await tx.orderLineItem.createMany({ data: lineItemRows(patch.line_items).map((row) => ({ ...row, orderId: current.id, storeId: current.storeId })) });
     }
-    const order = toOrderRecord(await tx.order.update({ where: { id: current.id }, data, include: orderInclude }));
+    const order = toOrderRecord(await tx.order.update({ where: storeRowKey(current.storeId, current.id), data, include: orderInclude }));
     if (repriced) await emitEvent(tx, scope.actor, scope.store.id, newEvent('order.repriced', toOrderResponse(order)), now);
     return order;
   });

@@ -48,14 +48,14 @@ export async function redactCustomer(db: Database, scope: Scope, input: Customer
   if (recorded.existing && recorded.request.status !== 'pending') return { request: recorded.request, duplicate: true, redacted: [], withheld: [] };
   const matched = await customerOrderIds(db, scope.store.id, input.email, input.sourceOrderIds);
   const outcome = await redactOrders(db, scope, matched, now);
-  await settlePrivacyRequest(db, recorded.request.id, { matched: recorded.existing ? 0 : matched.length, erased: outcome.redacted.length, withheld: outcome.withheld, at: now });
+  await settlePrivacyRequest(db, recorded.request, { matched: recorded.existing ? 0 : matched.length, erased: outcome.redacted.length, withheld: outcome.withheld, at: now });
   return { request: recorded.request, duplicate: recorded.existing, ...outcome };
 }
 
 /** The request's orders still owed, retried by the erasure job; settles it once none is left. */
 export async function retryWithheldOrders(db: Database, scope: Scope, request: PrivacyRequestRecord, now: Date): Promise<number> {
   const outcome = await redactOrders(db, scope, request.withheldSourceOrderIds, now);
-  await settlePrivacyRequest(db, request.id, { matched: 0, erased: outcome.redacted.length, withheld: outcome.withheld, at: now });
+  await settlePrivacyRequest(db, request, { matched: 0, erased: outcome.redacted.length, withheld: outcome.withheld, at: now });
   return outcome.redacted.length;
 }
 
@@ -106,7 +106,7 @@ export async function exportCustomerData(db: Database, scope: Scope, input: Cust
     },
   });
   if (!recorded.existing || recorded.request.status === 'pending') {
-    await settlePrivacyRequest(db, recorded.request.id, { matched: orders.length, erased: 0, withheld: [], at: now });
+    await settlePrivacyRequest(db, recorded.request, { matched: orders.length, erased: 0, withheld: [], at: now });
   }
   return {
     request: recorded.request,

@@ -20,13 +20,13 @@ export async function ordersPastRetention(db: Database, now: Date, limit: number
     `SELECT o.store_id, o.source_order_id
        FROM orders o JOIN stores s ON s.id = o.store_id
       WHERE (${HOLDS_PERSONAL_DATA})
-        AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.order_id = o.id AND c.status::text = ANY ($3::text[]))
+        AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.order_id = o.id AND c.store_id = o.store_id AND c.status::text = ANY ($3::text[]))
         AND GREATEST(
               o.created_on,
               o.cancelled_on,
               (SELECT max(COALESCE(sh.cancelled_on, CASE WHEN sh.delivery_status = 'Delivered' THEN sh.updated_on END))
-                 FROM shipments sh WHERE sh.order_id = o.id),
-              (SELECT max(c.resolved_on) FROM claims c WHERE c.order_id = o.id)
+                 FROM shipments sh WHERE sh.order_id = o.id AND sh.store_id = o.store_id),
+              (SELECT max(c.resolved_on) FROM claims c WHERE c.order_id = o.id AND c.store_id = o.store_id)
             ) < $1::timestamptz - make_interval(days => s.personal_data_retention_days)
       ORDER BY o.created_on
       LIMIT $2`,

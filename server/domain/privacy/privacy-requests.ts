@@ -5,7 +5,7 @@
 //
 // A platform's request carries the platform's own id for it, unique per store: a redelivery finds
 // the first record, and the unique index (not a prior read) decides which delivery recorded it.
-import type { Database, Transaction } from '../../db/client.js';
+import { storeRowKey, type Database, type Transaction } from '../../db/client.js';
 import type { PrivacyRequest, PrivacyRequestKind, PrivacyRequestStatus } from '../../db/generated/client.js';
 import { type Actor, actorColumns, recordAudit } from '../access/index.js';
 
@@ -75,12 +75,12 @@ export async function recordPrivacyRequest(
 /** Settles a request with what came of it: completed, or still pending for the orders it owes. */
 export async function settlePrivacyRequest(
   db: Database | Transaction,
-  id: string,
+  request: Pick<PrivacyRequestRecord, 'id' | 'storeId'>,
   outcome: { matched: number; erased: number; withheld: string[]; at: Date },
 ): Promise<void> {
   const owesMore = outcome.withheld.length > 0;
   await db.privacyRequest.update({
-    where: { id },
+    where: storeRowKey(request.storeId, request.id),
     data: {
       status: owesMore ? 'pending' : 'completed',
       completedAt: owesMore ? null : outcome.at,

@@ -3,7 +3,7 @@
 // unless the platform (store.redact_cancelled: it was reinstalled) or the operator cancels it first.
 // The erasure job (jobs/privacy-requests.ts) carries out what is due, order by order, as the
 // retention job does; orders with an open claim wait for it, and the request stays pending.
-import type { Database } from '../../db/client.js';
+import { storeRowKey, type Database } from '../../db/client.js';
 import { actingFor, recordAudit, type Scope, type ServiceScope } from '../access/index.js';
 import { findStoreById } from '../stores/index.js';
 import { retryWithheldOrders } from './customer-data.js';
@@ -65,7 +65,7 @@ async function eraseStore(db: Database, scope: Scope, request: PrivacyRequestRec
   const withheld = new Set<string>();
   for (;;) {
     // A cancellation stops the erasure between batches.
-    const current = await db.privacyRequest.findUnique({ where: { id: request.id }, select: { status: true } });
+    const current = await db.privacyRequest.findUnique({ where: storeRowKey(request.storeId, request.id), select: { status: true } });
     if (current?.status !== 'pending') return erased;
     const batch = await db.$queryRawUnsafe<Array<{ source_order_id: string }>>(
       `SELECT o.source_order_id FROM orders o
@@ -82,7 +82,7 @@ async function eraseStore(db: Database, scope: Scope, request: PrivacyRequestRec
     for (const id of outcome.withheld) withheld.add(id);
   }
   // Orders held back by open claims keep the request pending: the next run looks again.
-  await settlePrivacyRequest(db, request.id, { matched, erased, withheld: [...withheld], at: now });
+  await settlePrivacyRequest(db, request, { matched, erased, withheld: [...withheld], at: now });
   return erased;
 }
 

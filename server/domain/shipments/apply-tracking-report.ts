@@ -1,7 +1,7 @@
 // What a tracking report does to a shipment: new scans kept once, the status followed unless the
 // report is older than one already applied.
 import { createHash } from 'node:crypto';
-import type { Database } from '../../db/client.js';
+import { storeRowKey, type Database } from '../../db/client.js';
 import type { Actor } from '../access/index.js';
 import { appliedAt, clockAt } from '../kernel/index.js';
 import type { DeliveryStatus, PollScheduler, TrackingCheckpoint, TrackingReport } from './tracking.js';
@@ -38,17 +38,18 @@ export async function applyTrackingReport(
   return db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<Array<{ store_id: string; delivery_status: DeliveryStatus; last_polled_at: Date | null; updated_on: Date }>>`
       SELECT store_id::text, delivery_status, last_polled_at, updated_on FROM shipments WHERE id = ${shipmentId}::uuid FOR UPDATE`;
-    const current = locked[0]?.delivery_status;
-    if (current === undefined) return null;
+    const row = locked[0];
+    if (row === undefined) return null;
+    const { store_id: storeId, delivery_status: current } = row;
     if (current === 'Cancelled') return current;
     // A report as of a time before one already applied (two polls, or a poll and a provider's
     // webhook, crossing): its scans are kept, its status would turn the clock back.
-    const stale = locked[0]?.last_polled_at != null && now < (locked[0].last_polled_at as Date);
+    const stale = row.last_polled_at !== null && now < row.last_polled_at;
     if (report.checkpoints.length > 0) {
       await tx.shipmentCheckpoint.createMany({
         data: report.checkpoints.map((checkpoint) => ({
           shipmentId,
-          storeId: locked[0]?.store_id as string,
+          storeId,
           status: checkpoint.status,
           subtag: checkpoint.subtag,
           message: checkpoint.message,
@@ -65,9 +66,9 @@ export async function applyTrackingReport(
     }
     if (stale) return current;
     // The report is as of `now`; the change is dated after the shipment's previous one all the same.
-    const changedAt = appliedAt(clockAt(now), locked[0]?.updated_on ?? new Date(0));
+    const changedAt = appliedAt(clockAt(now), row.updated_on);
     await tx.shipment.update({
-      where: { id: shipmentId },
+      where: storeRowKey(storeId, shipmentId),
       data: {
         deliveryStatus: report.deliveryStatus,
         trackingUrl: report.trackingUrl,
@@ -77,7 +78,7 @@ export async function applyTrackingReport(
       },
     });
     if (report.deliveryStatus !== current) {
-      const shipment = toShipmentRecord(await tx.shipment.findUniqueOrThrow({ where: { id: shipmentId }, include: shipmentInclude }));
+      const shipment = toShipmentRecord(await tx.shipment.findUniqueOrThrow({ where: storeRowKey(storeId, shipmentId), include: shipmentInclude }));
       await emitDeliveryStatusChanged(tx, actor, shipment, current, changedAt);
     }
     if (next && report.deliveryStatus !== 'Delivered') await next.scheduler.schedulePoll(shipmentId, { tx, startAfter: next.startAfter });

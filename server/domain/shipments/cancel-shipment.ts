@@ -1,5 +1,5 @@
 // Cancelling a shipment: refused while a claim on it is open; dated once its locks are held.
-import type { Database } from '../../db/client.js';
+import { storeRowKey, type Database } from '../../db/client.js';
 import { toShipmentResponse } from './shipment-payload.js';
 import type { Scope } from '../access/index.js';
 import { emitEvent, newEvent } from '../events/index.js';
@@ -15,18 +15,18 @@ export async function cancelShipment(db: Database, scope: Scope, trackingNumber:
     // Order row first, then the shipment: the same lock order as filing a claim, so the two queue up.
     await tx.$queryRaw`SELECT id FROM orders WHERE id = ${found.orderId}::uuid FOR UPDATE`;
     await tx.$queryRaw`SELECT id FROM shipments WHERE id = ${found.id}::uuid FOR UPDATE`;
-    const current = await tx.shipment.findUniqueOrThrow({ where: { id: found.id }, include: shipmentInclude });
+    const current = await tx.shipment.findUniqueOrThrow({ where: storeRowKey(scope.store.id, found.id), include: shipmentInclude });
     // Dated once both locks are held: after any tracking report or change applied before it. The
     // cancellation's own event follows the status change a millisecond later (domain/kernel/clock.ts).
     const now = appliedAt(clock, current.updatedOn);
     const cancelledOn = new Date(now.getTime() + 1);
     if (current.cancelledOn !== null) return toShipmentRecord(current);
-    if (await hasOpenClaim(tx, { orderId: current.orderId, shipmentId: current.id })) {
+    if (await hasOpenClaim(tx, { storeId: current.storeId, orderId: current.orderId, shipmentId: current.id })) {
       throw new AppError('conflict', 'The shipment has an open claim; it cannot be cancelled until the claim is resolved.');
     }
     const shipment = toShipmentRecord(
       await tx.shipment.update({
-        where: { id: current.id },
+        where: storeRowKey(current.storeId, current.id),
         data: { deliveryStatus: 'Cancelled', cancelledOn, updatedOn: cancelledOn },
         include: shipmentInclude,
       }),

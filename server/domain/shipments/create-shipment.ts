@@ -156,7 +156,7 @@ export async function insertShipments(
 const LOCK_ORDER_LINES: HotStatement = {
   name: 'op_lock_order_lines',
   text: `SELECT l.source_id, l.source_product_id, l.quantity
-           FROM orders o LEFT JOIN order_line_items l ON l.order_id = o.id
+           FROM orders o LEFT JOIN order_line_items l ON l.order_id = o.id AND l.store_id = o.store_id
           WHERE o.store_id = $1::uuid AND o.source_order_id = $2
             FOR UPDATE OF o`,
 };

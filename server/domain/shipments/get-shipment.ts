@@ -25,7 +25,7 @@ const SHIPMENT_WITH_CHECKPOINTS: HotStatement = {
                             'status', c.status, 'subtag', c.subtag, 'message', c.message, 'city', c.city, 'state', c.state,
                             'zip', c.zip, 'country', c.country, 'occurred_at', c.occurred_at, 'source', c.source)
                             ORDER BY c.occurred_at DESC, c.id DESC)
-                            FROM (SELECT * FROM shipment_checkpoints WHERE shipment_id = s.id
+                            FROM (SELECT * FROM shipment_checkpoints WHERE shipment_id = s.id AND store_id = s.store_id
                                    ORDER BY occurred_at DESC, id DESC LIMIT $3) c), '[]'::json) AS checkpoints
            FROM shipments s
           WHERE s.store_id = $1::uuid AND s.tracking_number = $2

@@ -47,7 +47,7 @@ export interface ShipmentCounts {
 const ON_ITS_WAY = Prisma.sql`('Active', 'Exception')`;
 
 /** The newest scan of shipment `s` (of one on its way only, where the counts ask). */
-const LAST_SCAN = Prisma.sql`LEFT JOIN LATERAL (SELECT max(c.occurred_at) AS at FROM shipment_checkpoints c WHERE c.shipment_id = s.id) last ON true`;
+const LAST_SCAN = Prisma.sql`LEFT JOIN LATERAL (SELECT max(c.occurred_at) AS at FROM shipment_checkpoints c WHERE c.shipment_id = s.id AND c.store_id = s.store_id) last ON true`;
 
 /** Whether shipment `s` (with its `last` scan) is on its way and has had no scan since `since`. */
 const silentSince = (since: Date) => Prisma.sql`(s.delivery_status::text IN ${ON_ITS_WAY} AND COALESCE(last.at, s.created_on) < ${since}::timestamptz)`;
@@ -98,7 +98,7 @@ export async function listShipments(
       SELECT s.id, s.tracking_number, s.courier, s.delivery_status::text AS delivery_status, s.created_on,
              o.source_order_id, o.order_number, last.at AS last_scan_at
         FROM shipments s
-        JOIN orders o ON o.id = s.order_id
+        JOIN orders o ON o.id = s.order_id AND o.store_id = s.store_id
         ${LAST_SCAN}
        WHERE ${Prisma.join(conditions, ' AND ')}
        ORDER BY s.created_on DESC, s.id DESC

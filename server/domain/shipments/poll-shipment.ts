@@ -1,6 +1,6 @@
 // Following a shipment: one poll of its provider, or a provider's webhook, each ending in
 // applyTrackingReport.
-import type { Database } from '../../db/client.js';
+import { storeRowKey, type Database } from '../../db/client.js';
 import type { Actor } from '../access/index.js';
 import type { PollScheduler, TrackingProvider, TrackingReport } from './tracking.js';
 import { applyTrackingReport } from './apply-tracking-report.js';
@@ -39,7 +39,8 @@ export async function pollShipment(
   /** When to poll again: a time, or the schedule by the shipment's registration (poll-schedule.ts). */
   nextPollAt: Date | ((registeredAt: Date) => Date),
 ): Promise<PollOutcome> {
-  const shipment = await db.shipment.findUnique({ where: { id: shipmentId } });
+  // A job knows the shipment by its id alone: the key (id, store_id) leads with it, so this is one probe.
+  const shipment = await db.shipment.findFirst({ where: { id: shipmentId } });
   if (!shipment || shipment.cancelledOn !== null || shipment.deliveryStatus === 'Delivered') return 'stop';
   if (shipment.courier === UNKNOWN_COURIER) {
     await addNotTrackedMessageOnce(db, shipment.id, shipment.courier, {
@@ -69,7 +70,7 @@ export async function pollShipment(
   if (target.providerRef === null) {
     const { providerRef } = await provider.register(target);
     if (providerRef !== null) {
-      await db.shipment.update({ where: { id: shipment.id }, data: { providerRef } });
+      await db.shipment.update({ where: storeRowKey(shipment.storeId, shipment.id), data: { providerRef } });
       target.providerRef = providerRef;
     }
   }

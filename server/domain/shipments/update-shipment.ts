@@ -1,7 +1,7 @@
 // Correcting a shipment: only its carrier can change; the update route's update-or-create for
 // route-profile stores.
 import type { FieldError } from '../../../contract/errors.js';
-import type { Database, Prisma } from '../../db/client.js';
+import { storeRowKey, type Database, type Prisma } from '../../db/client.js';
 import type { Scope } from '../access/index.js';
 import { AppError } from '../kernel/index.js';
 import type { WholeBody } from '../orders/index.js';
@@ -59,7 +59,7 @@ export async function updateShipment(
   return db.$transaction(async (tx) => {
     const current = await findShipment(tx, scope.store.id, trackingNumber);
     if (!current) throw shipmentNotFound(trackingNumber);
-    const order = await tx.order.findUniqueOrThrow({ where: { id: current.orderId }, select: { sourceOrderId: true } });
+    const order = await tx.order.findUniqueOrThrow({ where: storeRowKey(current.storeId, current.orderId), select: { sourceOrderId: true } });
     const errors = changedEchoes(update, {
       trackingNumber: current.trackingNumber,
       sourceOrderId: order.sourceOrderId,
@@ -76,7 +76,7 @@ export async function updateShipment(
       const messages = current.merchantMessages as unknown as MerchantMessage[];
       if (messages.some((m) => m.code === message.code && m.message === message.message)) return toShipmentRecord(current);
       const row = await tx.shipment.update({
-        where: { id: current.id },
+        where: storeRowKey(current.storeId, current.id),
         data: { merchantMessages: [...messages, message] as unknown as Prisma.InputJsonValue, updatedOn: now },
         include: shipmentInclude,
       });
@@ -85,7 +85,7 @@ export async function updateShipment(
     if (current.courier === courier) return toShipmentRecord(current);
     const messages = (current.merchantMessages as unknown as MerchantMessage[]).filter((m) => !NOT_TRACKED_MESSAGE_CODES.includes(m.code));
     const row = await tx.shipment.update({
-      where: { id: current.id },
+      where: storeRowKey(current.storeId, current.id),
       data: { courier, providerRef: null, merchantMessages: messages as unknown as Prisma.InputJsonValue, updatedOn: now },
       include: shipmentInclude,
     });
