@@ -51,7 +51,7 @@ beforeAll(async () => {
     registered.push(trackingNumber);
     return { id: created.body.id as string, createdOn: new Date(created.body.created_on as string) };
   };
-  const poll = (id: string, at: Date) => pollShipment(service.db, service.provider, service.jobs.scheduler, id, at, new Date(at.getTime() + HOUR_MS));
+  const poll = (id: string, at: Date) => pollShipment(service.db, service.provider, service.jobs.scheduler, { shipmentId: id }, at, new Date(at.getTime() + HOUR_MS));
 
   for (let index = 0; index < FILLERS; index += 1) await ship(`SBXFILL${String(index).padStart(3, '0')}`, 'dhl');
   const delivered = await ship('SBXDELIVERED', 'ups');

@@ -129,7 +129,7 @@ async function seedDamagedClaim(): Promise<Seeded> {
   expect(shipped.status).toBe(201);
   const registered = new Date(shipped.body.created_on as string);
   const at = new Date(registered.getTime() + 51 * HOUR_MS);
-  expect(await pollShipment(service.db, service.provider, service.jobs.scheduler, shipped.body.id as string, at, new Date(at.getTime() + HOUR_MS))).toBe('stop');
+  expect(await pollShipment(service.db, service.provider, service.jobs.scheduler, { shipmentId: shipped.body.id as string }, at, new Date(at.getTime() + HOUR_MS))).toBe('stop');
   service.clock.advance(4 * DAY_MS);
   const verified = await api(store, 'POST', '/v2/addresses/verify', { address: SHIPPING });
   expect([verified.status, verified.body.verdict]).toEqual([200, 'undeliverable']);

@@ -89,7 +89,7 @@ async function ship(sourceOrderId: string, trackingNumber: string, courierId?: s
 }
 
 /** One tracking poll as the worker runs it, at `at`. */
-const poll = (shipmentId: string, at: Date) => pollShipment(service.db, service.provider, service.jobs.scheduler, shipmentId, at, new Date(at.getTime() + HOUR_MS));
+const poll = (shipmentId: string, at: Date) => pollShipment(service.db, service.provider, service.jobs.scheduler, { shipmentId: shipmentId }, at, new Date(at.getTime() + HOUR_MS));
 
 beforeAll(async () => {
   service = await startService();

@@ -39,7 +39,7 @@ beforeAll(async () => {
   };
   const pollAfter = async (shipment: { id: string; createdOn: Date }, hours: number) => {
     const at = new Date(shipment.createdOn.getTime() + hours * HOUR_MS);
-    await pollShipment(service.db, service.provider, service.jobs.scheduler, shipment.id, at, new Date(at.getTime() + HOUR_MS));
+    await pollShipment(service.db, service.provider, service.jobs.scheduler, { shipmentId: shipment.id }, at, new Date(at.getTime() + HOUR_MS));
   };
   for (let index = 0; index < FILLERS; index += 1) await ship(`SBXFILL${String(index).padStart(3, '0')}`, 'dhl');
   await pollAfter(await ship('SBXDELIVERED', 'ups'), 51);

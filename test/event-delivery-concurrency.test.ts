@@ -4,6 +4,7 @@
 // events arrive oldest first, a retry included; a slow endpoint holds up no other endpoint.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_IN_FLIGHT, MAX_IN_FLIGHT_LIMIT } from '../contract/webhook-endpoints.js';
+import { deliveryEndpoint } from '../server/domain/events/index.js';
 import { deliveriesSettled } from './support/event-deliveries.js';
 import { startEventReceiver, verifiedWith, type EventReceiver, type ReceivedEvent } from './support/event-receiver.js';
 import { call, orderBody } from './support/http.js';
@@ -158,6 +159,28 @@ describe('concurrent delivery', () => {
       expect((await service.db.webhookEndpoint.findFirstOrThrow({ where: { id: plain.id } })).maxInFlight).toBe(MAX_IN_FLIGHT_LIMIT);
       // The database holds the range too, whatever writes to it.
       await expect(service.db.webhookEndpoint.updateMany({ where: { id: plain.id }, data: { maxInFlight: 0 } })).rejects.toThrow();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("names the endpoint's store in its delivery jobs, and finds the endpoint of a job queued without it", async () => {
+    const store = await seedStore(service.db);
+    const receiver = await startEventReceiver('/hooks/keyed');
+    try {
+      const endpoint = await endpointOf(store, receiver);
+      expect((await call(service.baseUrl, 'POST', '/v2/orders', { key: store.liveKey, body: orderBody() })).status).toBe(201);
+      await receiver.waitFor((received) => received.length === 1, 10_000);
+      const jobs = await service.db.$queryRaw<Array<{ endpointId: string; storeId: string | null }>>`
+        SELECT data->>'endpointId' AS "endpointId", data->>'storeId' AS "storeId" FROM pgboss.job
+         WHERE name = 'event-delivery' AND singleton_key = ${endpoint.id}`;
+      expect(jobs.length).toBeGreaterThan(0);
+      expect(new Set(jobs.map((job) => job.storeId))).toEqual(new Set([store.store.id]));
+      // A job from before the store was carried names the endpoint alone: its store is looked up.
+      expect(await deliveryEndpoint(service.db, { endpointId: endpoint.id })).toEqual({ endpoint: { id: endpoint.id, storeId: store.store.id }, lanes: DEFAULT_MAX_IN_FLIGHT });
+      // A job naming another store finds nothing: the endpoint's id is not enough.
+      const other = await seedStore(service.db);
+      expect(await deliveryEndpoint(service.db, { endpointId: endpoint.id, storeId: other.store.id })).toBeNull();
     } finally {
       await receiver.close();
     }

@@ -106,10 +106,10 @@ describe('a shipment: a cancel racing tracking reports', () => {
       // Reports as of now (a poll), the cancel, and reports as of a moment later, all at once.
       const reportedAt = () => service.clock.now();
       await Promise.all([
-        applyTrackingReport(service.db, { kind: 'system', job: 'test' }, shipment.id, report('Exception'), reportedAt()),
+        applyTrackingReport(service.db, { kind: 'system', job: 'test' }, shipment, report('Exception'), reportedAt()),
         call(service.baseUrl, 'POST', `/v1/shipments/${trackingNumber}/cancel`, { key: shop.liveKey }),
-        applyTrackingReport(service.db, { kind: 'system', job: 'test' }, shipment.id, report('Active'), reportedAt()),
-        applyTrackingReport(service.db, { kind: 'system', job: 'test' }, shipment.id, report('Exception'), reportedAt()),
+        applyTrackingReport(service.db, { kind: 'system', job: 'test' }, shipment, report('Active'), reportedAt()),
+        applyTrackingReport(service.db, { kind: 'system', job: 'test' }, shipment, report('Exception'), reportedAt()),
       ]);
       const events = await eventsOf('tracking_number', trackingNumber, 'shipment.%');
       expectDatedInOrder(events, `round ${round}`);

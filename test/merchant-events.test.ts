@@ -139,7 +139,7 @@ describe('every event type, from real flows', () => {
     // The sandbox carrier reaches Delivered on a poll (as the tracking job runs it).
     const registeredAt = new Date(shipment.body.created_on as string);
     const at = new Date(registeredAt.getTime() + 51 * HOUR);
-    expect(await pollShipment(service.db, service.provider, service.jobs.scheduler, shipment.body.id as string, at, new Date(at.getTime() + HOUR))).toBe('stop');
+    expect(await pollShipment(service.db, service.provider, service.jobs.scheduler, { shipmentId: shipment.body.id as string }, at, new Date(at.getTime() + HOUR))).toBe('stop');
 
     // The operator decides the claim through the CLI.
     const cli = await runAdmin(service.databaseUrl, 'claim', 'set-status', '--id', claim.body.id as string, '--status', 'approved', '--resolution', 'refund', '--note', 'photos attached');

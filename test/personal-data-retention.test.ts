@@ -54,7 +54,7 @@ describe('personal data retention', () => {
     const shipment = await call(service.baseUrl, 'POST', '/v1/shipments', { key: shop.liveKey, body: { tracking_number: 'SBXDELIVERED', source_order_id: delivered, courier_id: 'ups' } });
     expect(shipment.status).toBe(201);
     const deliveredAt = new Date(new Date(shipment.body.created_on as string).getTime() + 51 * 3600_000);
-    expect(await pollShipment(service.db, service.provider, service.jobs.scheduler, shipment.body.id as string, deliveredAt, new Date(deliveredAt.getTime() + 3600_000))).toBe('stop');
+    expect(await pollShipment(service.db, service.provider, service.jobs.scheduler, { shipmentId: shipment.body.id as string }, deliveredAt, new Date(deliveredAt.getTime() + 3600_000))).toBe('stop');
     // A claim resolved on day 20: its activity is that day.
     const claimed = await order(shop);
     const claim = await call(service.baseUrl, 'POST', '/v1/claims', { key: shop.liveKey, body: { source_order_id: claimed, reason: 'damaged' } });

@@ -324,7 +324,7 @@ describe('client.webhookEndpoints and client.events against the real server', ()
     });
 
     // The delivery as the service signs it (both secrets, during the rotation): constructEvent takes it with either.
-    const due = await takeDueDelivery(service.db, endpoint.id, new Date());
+    const due = await takeDueDelivery(service.db, { id: endpoint.id, storeId: shop.store.id }, new Date());
     expect(due?.secrets).toHaveLength(2);
     if (due === null) throw new Error('no due delivery');
     const signed = signedHeaders(due, new Date());
@@ -368,7 +368,7 @@ describe('client.webhookEndpoints and client.events against the real server', ()
     receiverSecret = endpoint.secret;
     const created = await client.orders.create(order(`evt-express-${Date.now()}`));
 
-    const due = await takeDueDelivery(service.db, endpoint.id, new Date());
+    const due = await takeDueDelivery(service.db, { id: endpoint.id, storeId: shop.store.id }, new Date());
     if (due === null) throw new Error('no due delivery');
     const post = (headers: Record<string, string>, body = due.body) =>
       fetch(receiver.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });

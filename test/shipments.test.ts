@@ -329,7 +329,7 @@ describe('tracking', () => {
   }
   const read = async (trackingNumber: string) => (await call(service.baseUrl, 'GET', `/v1/shipments/${trackingNumber}`, { key: shop.liveKey })).body;
   const poll = (id: string, at: Date, provider: TrackingProvider = service.provider) =>
-    pollShipment(service.db, provider, service.jobs.scheduler, id, at, new Date(at.getTime() + HOUR));
+    pollShipment(service.db, provider, service.jobs.scheduler, { shipmentId: id }, at, new Date(at.getTime() + HOUR));
 
   it('follows a sandbox shipment from Active to Delivered, then stops polling', async () => {
     // Sandbox numbers are magic, so each test cancels its own first to free the number.
@@ -401,7 +401,7 @@ describe('tracking', () => {
         source: 'test',
       })),
     };
-    await applyTrackingReport(service.db, { kind: 'system', job: 'test' }, id, report, new Date());
+    await applyTrackingReport(service.db, { kind: 'system', job: 'test' }, { id, storeId: shop.store.id }, report, new Date());
     const shipment = await read(trackingNumber);
     expect(shipment.checkpoints).toHaveLength(100);
     expect(shipment.checkpoints[0].message).toBe('scan 50');
@@ -422,9 +422,9 @@ describe('tracking', () => {
     });
     const later = new Date(createdOn.getTime() + 2 * 3600_000);
     const earlier = new Date(createdOn.getTime() + 3600_000);
-    await applyTrackingReport(service.db, { kind: 'system', job: 'test' }, id, { deliveryStatus: 'Delivered', checkpoints: [scan(90, 'Delivered')], expectedDeliveryDate: null, trackingUrl: null }, later);
+    await applyTrackingReport(service.db, { kind: 'system', job: 'test' }, { id, storeId: shop.store.id }, { deliveryStatus: 'Delivered', checkpoints: [scan(90, 'Delivered')], expectedDeliveryDate: null, trackingUrl: null }, later);
     // A poll fetched an hour earlier lands after it: the shipment stays delivered, the scan is kept.
-    const answered = await applyTrackingReport(service.db, { kind: 'system', job: 'test' }, id, { deliveryStatus: 'Active', checkpoints: [scan(30, 'Active')], expectedDeliveryDate: null, trackingUrl: null }, earlier);
+    const answered = await applyTrackingReport(service.db, { kind: 'system', job: 'test' }, { id, storeId: shop.store.id }, { deliveryStatus: 'Active', checkpoints: [scan(30, 'Active')], expectedDeliveryDate: null, trackingUrl: null }, earlier);
     expect(answered).toBe('Delivered');
     const shipment = await read(trackingNumber);
     expect(shipment.delivery_status).toBe('Delivered');
@@ -451,7 +451,7 @@ describe('tracking', () => {
     const counting: TrackingProvider = { ...createSandboxProvider(), fetch: async (s: ShipmentToTrack, now: Date) => ((fetched += 1), createSandboxProvider().fetch(s, now)) };
     expect(await poll(id, new Date(), counting)).toBe('stop');
     expect(fetched).toBe(0);
-    await applyTrackingReport(service.db, { kind: 'system', job: 'test' }, id, { deliveryStatus: 'Delivered', checkpoints: [], expectedDeliveryDate: null, trackingUrl: null }, new Date());
+    await applyTrackingReport(service.db, { kind: 'system', job: 'test' }, { id, storeId: shop.store.id }, { deliveryStatus: 'Delivered', checkpoints: [], expectedDeliveryDate: null, trackingUrl: null }, new Date());
     expect((await read(trackingNumber)).delivery_status).toBe('Cancelled');
   });
 });

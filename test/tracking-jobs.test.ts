@@ -38,12 +38,14 @@ afterAll(async () => {
 /** The tracking-poll jobs of each shipment, by state, with whether the job is due within the round. */
 interface PollJobs {
   shipmentId: string;
+  /** The shipment's store, carried by the job so its queries find the shipment by its whole key. */
+  storeId: string | null;
   state: string;
   dueLater: boolean;
 }
 async function pollJobs(service: TestService, shipmentIds: string[]): Promise<PollJobs[]> {
   return service.db.$queryRawUnsafe<PollJobs[]>(
-    `SELECT data->>'shipmentId' AS "shipmentId", state::text AS state, start_after > now() + interval '50 minutes' AS "dueLater"
+    `SELECT data->>'shipmentId' AS "shipmentId", data->>'storeId' AS "storeId", state::text AS state, start_after > now() + interval '50 minutes' AS "dueLater"
        FROM pgboss.job WHERE name = 'tracking-poll' AND data->>'shipmentId' = ANY($1::text[])
       ORDER BY 1, 2`,
     shipmentIds,
@@ -78,8 +80,8 @@ describe('tracking jobs on two instances', () => {
     // not due for an hour, and nothing else is queued, running or retrying for it: from then on no
     // worker can take a poll of these shipments before the hour is up.
     const settled = shipmentIds.flatMap((id) => [
-      { shipmentId: id, state: 'completed', dueLater: false },
-      { shipmentId: id, state: 'created', dueLater: true },
+      { shipmentId: id, storeId: shop.store.id, state: 'completed', dueLater: false },
+      { shipmentId: id, storeId: shop.store.id, state: 'created', dueLater: true },
     ]);
     await vi.waitFor(
       async () => {

@@ -39,7 +39,7 @@ interface Read {
 }
 const read = async (trackingNumber: string): Promise<Read> => (await api('GET', `/v1/shipments/${trackingNumber}`)).body as Read;
 const poll = (id: string, at: Date, provider: TrackingProvider = service.provider) =>
-  pollShipment(service.db, provider, service.jobs.scheduler, id, at, new Date(at.getTime() + HOUR));
+  pollShipment(service.db, provider, service.jobs.scheduler, { shipmentId: id }, at, new Date(at.getTime() + HOUR));
 
 describe('the sandbox numbers without courier_id', () => {
   it('tracks SBXDELIVERED registered with no carrier: courier sandbox, its scans, and no "not tracked" note', async () => {

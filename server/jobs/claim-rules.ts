@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
 import { systemScope } from '../domain/access/index.js';
 import { rerunClaimRules } from '../domain/claims/index.js';
+import type { PollTarget } from '../domain/shipments/index.js';
 import type { Clock } from '../domain/kernel/index.js';
 
 export const CLAIM_RULES_QUEUE = 'claim-rules';
@@ -28,12 +29,12 @@ export async function startClaimRules(options: { boss: PgBoss; db: Database; clo
  * The rules on the claims a parcel's tracking speaks for, once its update is applied. A failure is
  * logged and left to the hourly run: the tracking update itself has landed.
  */
-export function claimRulesAfterTracking(options: { db: Database; clock: Clock; logger: Logger }): (shipmentId: string) => Promise<void> {
-  return async (shipmentId) => {
+export function claimRulesAfterTracking(options: { db: Database; clock: Clock; logger: Logger }): (shipment: PollTarget) => Promise<void> {
+  return async (shipment) => {
     try {
-      await rerunClaimRules(options.db, CLAIM_RULES_SCOPE, options.clock, { shipmentId });
+      await rerunClaimRules(options.db, CLAIM_RULES_SCOPE, options.clock, shipment);
     } catch (error) {
-      options.logger.warn({ component: 'jobs', shipment_id: shipmentId, error_name: error instanceof Error ? error.name : typeof error }, 'claim rules after a tracking update failed');
+      options.logger.warn({ component: 'jobs', shipment_id: shipment.shipmentId, error_name: error instanceof Error ? error.name : typeof error }, 'claim rules after a tracking update failed');
     }
   };
 }

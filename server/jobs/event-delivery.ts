@@ -17,7 +17,8 @@ import {
   type DueDelivery,
   endpointsWithDueDeliveries,
   hasDueDelivery,
-  inFlightLimit,
+  deliveryEndpoint,
+  type EndpointKey,
   recordAttempt,
   signedHeaders,
   takeDueDelivery,
@@ -35,8 +36,10 @@ const LANE_IDLE_POLL_MAX_MS = 400;
 /** Endpoint jobs one instance runs at once: a slow endpoint holds one of them, not the others. */
 export const ENDPOINT_JOBS_PER_INSTANCE = 8;
 
+/** An endpoint's job: the endpoint with its store (absent in jobs queued before it was carried). */
 interface EndpointJob {
   endpointId: string;
+  storeId?: string;
 }
 
 export interface EventDeliveryOptions {
@@ -64,16 +67,19 @@ export async function startEventDelivery(options: EventDeliveryOptions): Promise
   });
   if (!options.work) return { stop: async () => {} };
 
-  const queueEndpoint = (endpointId: string) =>
-    boss.send(EVENT_DELIVERY_QUEUE, { endpointId } satisfies EndpointJob, { singletonKey: endpointId });
+  const queueEndpoint = (endpoint: EndpointKey) =>
+    boss.send(EVENT_DELIVERY_QUEUE, { endpointId: endpoint.id, storeId: endpoint.storeId } satisfies EndpointJob, { singletonKey: endpoint.id });
 
   /**
    * One job's lanes: each attempts due deliveries one after another until its share is spent. A lane
    * that finds nothing waits while another is still attempting (whose answer may free the next
    * event of its object, or more may have been committed meanwhile), and stops once all are idle.
    */
-  const drain = async (endpointId: string) => {
-    const lanes = await inFlightLimit(db, endpointId);
+  const drain = async (job: EndpointJob) => {
+    const found = await deliveryEndpoint(db, job);
+    if (found === null) return;
+    const { endpoint, lanes } = found;
+    const endpointId = endpoint.id;
     // Attempts posted whose outcome is not recorded yet: an idle lane waits for them (one may free
     // the next event of its object), and the job ends only once every one is recorded.
     let unsettled = 0;
@@ -102,7 +108,7 @@ export async function startEventDelivery(options: EventDeliveryOptions): Promise
     const lane = async (): Promise<'idle' | 'spent'> => {
       let idleWaitMs = LANE_IDLE_POLL_MS;
       for (let attempted = 0; attempted < DELIVERIES_PER_LANE; ) {
-        const due = await takeDueDelivery(db, endpointId, clock.now());
+        const due = await takeDueDelivery(db, endpoint, clock.now());
         if (due === null) {
           if (unsettled === 0) return 'idle';
           // Backing off: a slow attempt elsewhere must not turn the idle lanes into a busy loop.
@@ -127,14 +133,14 @@ export async function startEventDelivery(options: EventDeliveryOptions): Promise
     const ended = await Promise.all(Array.from({ length: lanes }, () => lane()));
     await Promise.all(recordings);
     // Spent, or committed just as the last lane stopped: the endpoint goes back in the queue.
-    if (ended.includes('spent') || (await hasDueDelivery(db, endpointId, clock.now()))) await queueEndpoint(endpointId);
+    if (ended.includes('spent') || (await hasDueDelivery(db, endpoint, clock.now()))) await queueEndpoint(endpoint);
   };
 
   const workerIds: string[] = [];
   for (let worker = 0; worker < ENDPOINT_JOBS_PER_INSTANCE; worker += 1) {
     workerIds.push(
       await boss.work<EndpointJob>(EVENT_DELIVERY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-        for (const job of jobs) await drain(job.data.endpointId);
+        for (const job of jobs) await drain(job.data);
       }),
     );
   }
@@ -144,7 +150,7 @@ export async function startEventDelivery(options: EventDeliveryOptions): Promise
     running ??= (async () => {
       try {
         const endpoints = await endpointsWithDueDeliveries(db, clock.now());
-        for (const endpointId of endpoints) await queueEndpoint(endpointId);
+        for (const endpoint of endpoints) await queueEndpoint(endpoint);
         if (endpoints.length > 0) for (const workerId of workerIds) boss.notifyWorker(workerId);
       } catch (error) {
         logger.warn({ component: 'events', error_name: error instanceof Error ? error.name : typeof error }, 'event dispatch failed');

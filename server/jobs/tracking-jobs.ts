@@ -14,18 +14,14 @@ import { inConnectionTransaction, type Database, type HotStatement } from '../db
 import type { Clock } from '../domain/kernel/index.js';
 import { nextPollAt, pollShipment, TrackingUnavailableError } from '../domain/shipments/index.js';
 import { claimRulesAfterTracking } from './claim-rules.js';
-import type { PollScheduler, TrackingProvider } from '../domain/shipments/index.js';
+import type { PollScheduler, PollTarget, ShipmentKey, TrackingProvider } from '../domain/shipments/index.js';
 
 import { inTransaction, onConnection } from './queue.js';
 
 export const TRACKING_POLL_QUEUE = 'tracking-poll';
 
-interface PollJob {
-  shipmentId: string;
-}
-
-/** A shipment's poll job: its data, and its singleton key, by which "stately" keeps one waiting per shipment. */
-const pollJob = (shipmentId: string) => ({ data: { shipmentId } satisfies PollJob, singletonKey: shipmentId });
+/** A shipment's poll job: its data (the shipment with its store), and its singleton key, by which "stately" keeps one waiting per shipment. */
+const pollJob = (shipment: ShipmentKey) => ({ data: { shipmentId: shipment.id, storeId: shipment.storeId } satisfies PollTarget, singletonKey: shipment.id });
 
 export interface TrackingJobsOptions {
   boss: PgBoss;
@@ -56,7 +52,7 @@ const TAKE_FIRST_POLLS: HotStatement = {
   name: 'op_take_first_polls',
   text: `DELETE FROM tracking_poll_outbox
           WHERE shipment_id IN (SELECT shipment_id FROM tracking_poll_outbox ORDER BY created_at LIMIT ${FIRST_POLL_BATCH} FOR UPDATE SKIP LOCKED)
-          RETURNING shipment_id`,
+          RETURNING shipment_id, store_id`,
 };
 
 /**
@@ -67,9 +63,9 @@ export async function queueFirstPolls(db: Database, boss: PgBoss): Promise<numbe
   let moved = 0;
   for (;;) {
     const batch = await inConnectionTransaction(db, async (client) => {
-      const taken = await client.query<{ shipment_id: string }>({ name: TAKE_FIRST_POLLS.name, text: TAKE_FIRST_POLLS.text });
+      const taken = await client.query<{ shipment_id: string; store_id: string }>({ name: TAKE_FIRST_POLLS.name, text: TAKE_FIRST_POLLS.text });
       if (taken.rows.length > 0) {
-        const jobs = taken.rows.map((row) => ({ name: TRACKING_POLL_QUEUE, ...pollJob(row.shipment_id) }));
+        const jobs = taken.rows.map((row) => ({ name: TRACKING_POLL_QUEUE, ...pollJob({ id: row.shipment_id, storeId: row.store_id }) }));
         await boss.insert(jobs, { db: onConnection(client) });
       }
       return taken.rows.length;
@@ -92,14 +88,14 @@ export async function startTrackingJobs(options: TrackingJobsOptions): Promise<T
   });
 
   const scheduler: PollScheduler = {
-    async schedulePoll(shipmentId, { startAfter, tx }) {
-      const { data, singletonKey } = pollJob(shipmentId);
+    async schedulePoll(shipment, { startAfter, tx }) {
+      const { data, singletonKey } = pollJob(shipment);
       await boss.send(TRACKING_POLL_QUEUE, data, { singletonKey, startAfter: startAfter ?? new Date(0), db: inTransaction(tx) });
     },
   };
 
   if (options.work) {
-    await boss.work<PollJob>(
+    await boss.work<PollTarget>(
       TRACKING_POLL_QUEUE,
       // One job per fetch: a failure retries only its own shipment, never a neighbour already polled.
       { batchSize: 1, pollingIntervalSeconds: options.workerPollingSeconds ?? 2 },
@@ -107,9 +103,9 @@ export async function startTrackingJobs(options: TrackingJobsOptions): Promise<T
         for (const job of jobs) {
           const now = clock.now();
           try {
-            const outcome = await pollShipment(db, provider, scheduler, job.data.shipmentId, now, (registeredAt) => nextPollAt(registeredAt, now, options.pollIntervalSeconds));
+            const outcome = await pollShipment(db, provider, scheduler, job.data, now, (registeredAt) => nextPollAt(registeredAt, now, options.pollIntervalSeconds));
             logger.debug({ component: 'jobs', shipment_id: job.data.shipmentId, outcome }, 'tracking poll');
-            await rerunRulesAfterTracking(job.data.shipmentId);
+            await rerunRulesAfterTracking(job.data);
           } catch (error) {
             // Thrown errors make pg-boss retry the job with backoff; the provider being down is expected.
             const level = error instanceof TrackingUnavailableError ? 'warn' : 'error';

@@ -20,9 +20,9 @@ export const trackingRouter = ({ db, clock, logger }: AppDeps) => {
       }
       // Events other than tracker updates are acknowledged so EasyPost does not resend them.
       if (event === null) return { status: 200, body: { received: true, matched: false } };
-      const shipmentId = await applyProviderEvent(db, event.providerRef, event.report, clock.now());
-      if (shipmentId !== null) await rerunRulesAfterTracking(shipmentId);
-      return { status: 200, body: { received: true, matched: shipmentId !== null } };
+      const shipment = await applyProviderEvent(db, event.providerRef, event.report, clock.now());
+      if (shipment !== null) await rerunRulesAfterTracking({ shipmentId: shipment.id, storeId: shipment.storeId });
+      return { status: 200, body: { received: true, matched: shipment !== null } };
     },
   });
 };

@@ -97,7 +97,7 @@ export async function ship(service: TestService, store: SeededStore, sourceOrder
 /** One tracking poll as the worker runs it, 51 hours after registration: the sandbox parcel is delivered. */
 export async function deliver(service: TestService, parcel: Parcel): Promise<void> {
   const at = new Date(parcel.createdOn.getTime() + 51 * HOUR_MS);
-  expect(await pollShipment(service.db, service.provider, service.jobs.scheduler, parcel.id, at, new Date(at.getTime() + HOUR_MS))).toBe('stop');
+  expect(await pollShipment(service.db, service.provider, service.jobs.scheduler, { shipmentId: parcel.id }, at, new Date(at.getTime() + HOUR_MS))).toBe('stop');
 }
 
 /** A claim filed by the store through its API, e.g. while the shopper's form is open. */

@@ -2,7 +2,7 @@
 // while it is open whenever its evidence may have changed: a tracking update of its order, and the
 // passing days that min_days_without_scan counts (the daily job). A rule's decision goes through
 // decideClaim like anyone's, its history row naming the rule, the version and the evidence read.
-import { storeRowKey, type Database, type Transaction } from '../../db/client.js';
+import { Prisma, storeRowKey, type Database, type Transaction } from '../../db/client.js';
 import { actingFor, type Scope, type ServiceScope } from '../access/index.js';
 import { AppError, type Clock } from '../kernel/index.js';
 import { findStoreById } from '../stores/index.js';
@@ -40,11 +40,12 @@ export async function applyClaimRulesIn(tx: Transaction, scope: Scope, claim: Cl
  * The open claims rules may decide: those a parcel's tracking speaks for (claims on it, and
  * whole-order claims of its order), or every open claim of every store with rules.
  */
-async function openClaimsToRun(db: Database, where: { shipmentId: string } | 'all'): Promise<Array<{ id: string; storeId: string }>> {
+async function openClaimsToRun(db: Database, where: { shipmentId: string; storeId?: string } | 'all'): Promise<Array<{ id: string; storeId: string }>> {
   if (where !== 'all') {
+    const ofStore = where.storeId === undefined ? Prisma.empty : Prisma.sql`AND s.store_id = ${where.storeId}::uuid`;
     return db.$queryRaw<Array<{ id: string; storeId: string }>>`
       SELECT c.id::text AS id, c.store_id::text AS "storeId"
-        FROM claims c JOIN shipments s ON s.id = ${where.shipmentId}::uuid AND c.store_id = s.store_id
+        FROM claims c JOIN shipments s ON s.id = ${where.shipmentId}::uuid ${ofStore} AND c.store_id = s.store_id
        WHERE c.status = 'open' AND (c.shipment_id = s.id OR (c.shipment_id IS NULL AND c.order_id = s.order_id))
          AND EXISTS (SELECT 1 FROM claim_rule_sets r WHERE r.store_id = c.store_id)`;
   }
@@ -59,7 +60,7 @@ async function openClaimsToRun(db: Database, where: { shipmentId: string } | 'al
  * Runs the rules again on open claims, each in its own short transaction; returns how many they
  * decided. A claim someone decided meanwhile is left as they decided it.
  */
-export async function rerunClaimRules(db: Database, service: ServiceScope, clock: Clock, where: { shipmentId: string } | 'all'): Promise<number> {
+export async function rerunClaimRules(db: Database, service: ServiceScope, clock: Clock, where: { shipmentId: string; storeId?: string } | 'all'): Promise<number> {
   const claims = await openClaimsToRun(db, where);
   const scopes = new Map<string, Scope>();
   let decided = 0;

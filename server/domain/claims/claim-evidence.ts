@@ -15,6 +15,7 @@ export type ClaimEvidence = Omit<ClaimEvidenceValues, 'last_scan_at' | 'delivere
 /** What evidence is computed from, per claim. */
 export interface EvidenceSource {
   id: string;
+  storeId: string;
   orderId: string;
   shipmentId: string | null;
   filedWithinWindow: boolean | null;
@@ -39,12 +40,13 @@ export async function evidenceOfClaims(db: Database | Transaction, claims: reado
   if (claims.length === 0) return evidence;
   const ids = claims.map((claim) => claim.id);
   const orderIds = [...new Set(claims.map((claim) => claim.orderId))];
+  const storeIds = [...new Set(claims.map((claim) => claim.storeId))];
   // One statement at a time: a transaction's connection takes no second query while one runs.
   const parcels = await db.shipment.findMany({
-    where: { orderId: { in: orderIds } },
+    where: { storeId: { in: storeIds }, orderId: { in: orderIds } },
     select: { id: true, orderId: true, deliveryStatus: true, createdOn: true, updatedOn: true, cancelledOn: true, checkpoints: { select: { status: true, occurredAt: true } } },
   });
-  const photos = await db.claimPhoto.groupBy({ by: ['claimId'], where: { claimId: { in: ids } }, _count: { _all: true } });
+  const photos = await db.claimPhoto.groupBy({ by: ['claimId'], where: { storeId: { in: storeIds }, claimId: { in: ids } }, _count: { _all: true } });
   const prior = await db.$queryRaw<Array<{ id: string; prior: number }>>`
     SELECT c.id::text AS id,
            (SELECT count(*) FROM claims c2 JOIN orders o2 ON o2.id = c2.order_id AND o2.store_id = c2.store_id

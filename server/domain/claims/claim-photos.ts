@@ -41,10 +41,10 @@ export async function readClaimPhoto(
 }
 
 /** The photos of each claim, oldest first. */
-export async function photosOfClaims(db: Database | Transaction, claimIds: readonly string[]): Promise<Map<string, ClaimPhotoRecord[]>> {
+export async function photosOfClaims(db: Database | Transaction, storeIds: readonly string[], claimIds: readonly string[]): Promise<Map<string, ClaimPhotoRecord[]>> {
   const byClaim = new Map<string, ClaimPhotoRecord[]>(claimIds.map((id) => [id, []]));
   if (claimIds.length === 0) return byClaim;
-  const rows = await db.claimPhoto.findMany({ where: { claimId: { in: [...claimIds] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const rows = await db.claimPhoto.findMany({ where: { storeId: { in: [...storeIds] }, claimId: { in: [...claimIds] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   for (const row of rows) if (row.claimId !== null) byClaim.get(row.claimId)?.push(toPhotoRecord(row));
   return byClaim;
 }

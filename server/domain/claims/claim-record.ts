@@ -132,9 +132,11 @@ function toHistoryRecord(change: StatusChangeRow): ClaimHistoryRecord {
  */
 export async function withDetails(db: Database | Transaction, rows: StoredClaim[], now: Date): Promise<ClaimRecord[]> {
   const ids = rows.map((row) => row.id);
-  const photos = await photosOfClaims(db, ids);
-  const changes = ids.length === 0 ? [] : await db.claimStatusChange.findMany({ where: { claimId: { in: ids } }, orderBy: { id: 'asc' } });
-  const evidence = await evidenceOfClaims(db, rows.map((row) => ({ id: row.id, orderId: row.orderId, shipmentId: row.shipmentId, filedWithinWindow: row.filedWithinWindow })), now);
+  // The claims' stores (one, but for the operator's runs over all): every read below names them.
+  const storeIds = [...new Set(rows.map((row) => row.storeId))];
+  const photos = await photosOfClaims(db, storeIds, ids);
+  const changes = ids.length === 0 ? [] : await db.claimStatusChange.findMany({ where: { storeId: { in: storeIds }, claimId: { in: ids } }, orderBy: { id: 'asc' } });
+  const evidence = await evidenceOfClaims(db, rows.map((row) => ({ id: row.id, storeId: row.storeId, orderId: row.orderId, shipmentId: row.shipmentId, filedWithinWindow: row.filedWithinWindow })), now);
   return rows.map((row) =>
     toClaimRecord(row, {
       photos: photos.get(row.id) ?? [],

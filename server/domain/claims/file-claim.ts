@@ -87,14 +87,14 @@ async function fileOnce(
       let shipmentId: string | null = null;
       const windows = await windowSettings(tx, scope.store.id);
       const parcels = await tx.shipment.findMany({
-        where: { orderId, cancelledOn: null, ...(input.tracking_number === undefined ? {} : { trackingNumber: input.tracking_number }) },
+        where: { storeId: scope.store.id, orderId, cancelledOn: null, ...(input.tracking_number === undefined ? {} : { trackingNumber: input.tracking_number }) },
         include: { checkpoints: { select: { status: true, occurredAt: true } } },
       });
       if (input.tracking_number !== undefined) {
         const shipment = parcels[0];
         if (shipment) {
           shipmentId = shipment.id;
-          const open = await tx.claim.findFirst({ where: { shipmentId, status: { in: [...OPEN_CLAIM_STATUSES] } }, select: { id: true } });
+          const open = await tx.claim.findFirst({ where: { storeId: scope.store.id, shipmentId, status: { in: [...OPEN_CLAIM_STATUSES] } }, select: { id: true } });
           if (open) throw openClaimOnShipment(open.id, channel);
           if (channel === 'shopper_page') {
             const window = claimWindow(input.reason, shipment, windows, now);

@@ -35,7 +35,7 @@ export async function listClaims(db: Database, scope: Scope, sourceOrderId: stri
     select: { id: true },
   });
   if (!order) throw notFound;
-  const rows = await db.claim.findMany({ where: { orderId: order.id }, include: claimInclude, orderBy: [{ createdOn: 'asc' }, { id: 'asc' }] });
+  const rows = await db.claim.findMany({ where: { storeId: scope.store.id, orderId: order.id }, include: claimInclude, orderBy: [{ createdOn: 'asc' }, { id: 'asc' }] });
   return withDetails(db, rows, now);
 }
 

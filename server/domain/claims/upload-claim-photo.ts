@@ -17,7 +17,7 @@ export async function uploadClaimPhoto(db: Database, scope: Scope<ShopperActor>,
   const row = await db.$transaction(async (tx) => {
     // The order's row lock makes the count and the insert one step for concurrent uploads.
     await tx.$queryRaw`SELECT id FROM orders WHERE id = ${orderId}::uuid AND store_id = ${scope.store.id}::uuid FOR UPDATE`;
-    const waiting = await tx.claimPhoto.count({ where: { orderId, claimId: null } });
+    const waiting = await tx.claimPhoto.count({ where: { storeId: scope.store.id, orderId, claimId: null } });
     if (waiting >= MAX_UNATTACHED_PHOTOS_PER_ORDER) {
       throw new AppError('conflict', `${MAX_UNATTACHED_PHOTOS_PER_ORDER} photos are already waiting for a claim on this order; file the claim, or try again tomorrow.`);
     }

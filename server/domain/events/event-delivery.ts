@@ -60,7 +60,7 @@ const takeable = (alias: string, now: Date) => Prisma.sql`
   ${Prisma.raw(alias)}.status = 'pending' AND ${Prisma.raw(alias)}.next_attempt_at <= ${now}
   AND (${Prisma.raw(alias)}.leased_until IS NULL OR ${Prisma.raw(alias)}.leased_until < ${now})
   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries older
-                   WHERE older.endpoint_id = ${Prisma.raw(alias)}.endpoint_id AND older.object_key = ${Prisma.raw(alias)}.object_key
+                   WHERE older.endpoint_id = ${Prisma.raw(alias)}.endpoint_id AND older.store_id = ${Prisma.raw(alias)}.store_id AND older.object_key = ${Prisma.raw(alias)}.object_key
                      AND older.status = 'pending'
                      AND (older.event_seq, older.seq) < (${Prisma.raw(alias)}.event_seq, ${Prisma.raw(alias)}.seq))`;
 
@@ -72,7 +72,8 @@ const takeable = (alias: string, now: Date) => Prisma.sql`
  * LOCKED hands each a different row, and the older pending delivery of an object keeps every newer
  * one of it back until it is settled (succeeded, or failed for good).
  */
-export async function takeDueDelivery(db: Database, endpointId: string, now: Date): Promise<DueDelivery | null> {
+export async function takeDueDelivery(db: Database, endpoint: EndpointKey, now: Date): Promise<DueDelivery | null> {
+  const { id: endpointId, storeId } = endpoint;
   // One statement: the take, and what the attempt needs of its event and endpoint. Ordered by the
   // event alone, so the partial index on (endpoint_id, event_seq) gives the order without a sort.
   const taken = await db.$queryRaw<
@@ -93,7 +94,7 @@ export async function takeDueDelivery(db: Database, endpointId: string, now: Dat
     WITH taken AS (
       UPDATE webhook_deliveries d SET leased_until = ${new Date(now.getTime() + DELIVERY_LEASE_MS)}
        WHERE d.id = (SELECT c.id FROM webhook_deliveries c
-                      WHERE c.endpoint_id = ${endpointId} AND ${takeable('c', now)}
+                      WHERE c.endpoint_id = ${endpointId} AND c.store_id = ${storeId}::uuid AND ${takeable('c', now)}
                       ORDER BY c.event_seq LIMIT 1 FOR UPDATE SKIP LOCKED)
          AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled)
        RETURNING d.id, d.store_id, d.event_id, d.event_created_at, d.attempt_count)
@@ -214,34 +215,46 @@ export async function recordAttempt(
 async function disableFailingEndpoint(tx: Transaction, storeId: string, endpointId: string, now: Date): Promise<void> {
   await tx.webhookEndpoint.update({ where: storeRowKey(storeId, endpointId), data: { enabled: false, disabledReason: 'failing', updatedAt: now } });
   await tx.webhookDelivery.updateMany({
-    where: { endpointId, status: 'pending' },
+    where: { endpointId, storeId, status: 'pending' },
     data: { status: 'failed', nextAttemptAt: null, leasedUntil: null, updatedAt: now },
   });
   const system: Actor = { kind: 'system', job: 'event-delivery' };
   await recordAudit(tx, system, { storeId, action: 'webhook_endpoint.disabled', subject: { type: 'webhook_endpoint', id: endpointId }, details: { reason: 'failing' }, at: now });
 }
 
-/** How many attempts the endpoint may have in flight at once (0 once it is gone). */
-export async function inFlightLimit(db: Database, endpointId: string): Promise<number> {
-  const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId }, select: { maxInFlight: true } });
-  return endpoint === null ? 0 : Math.min(MAX_IN_FLIGHT_LIMIT, Math.max(1, endpoint.maxInFlight));
+/** An endpoint with its store: what a delivery job names, so each of its queries reads one store's rows. */
+export interface EndpointKey {
+  id: string;
+  storeId: string;
+}
+
+/**
+ * The endpoint a job names, with how many attempts it may have in flight at once; null once it is
+ * gone. Jobs queued before they carried the store name the endpoint alone, and are found by it.
+ */
+export async function deliveryEndpoint(db: Database, job: { endpointId: string; storeId?: string }): Promise<{ endpoint: EndpointKey; lanes: number } | null> {
+  const row = await db.webhookEndpoint.findFirst({
+    where: { id: job.endpointId, ...(job.storeId === undefined ? {} : { storeId: job.storeId }) },
+    select: { id: true, storeId: true, maxInFlight: true },
+  });
+  return row === null ? null : { endpoint: { id: row.id, storeId: row.storeId }, lanes: Math.min(MAX_IN_FLIGHT_LIMIT, Math.max(1, row.maxInFlight)) };
 }
 
 /** Whether the endpoint has a delivery a lane could take now. */
-export async function hasDueDelivery(db: Database, endpointId: string, now: Date): Promise<boolean> {
+export async function hasDueDelivery(db: Database, endpoint: EndpointKey, now: Date): Promise<boolean> {
   const rows = await db.$queryRaw<Array<{ due: boolean }>>`
     SELECT EXISTS (SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled
-                    WHERE d.endpoint_id = ${endpointId} AND ${takeable('d', now)}) AS due`;
+                    WHERE d.endpoint_id = ${endpoint.id} AND d.store_id = ${endpoint.storeId}::uuid AND ${takeable('d', now)}) AS due`;
   return rows[0]?.due === true;
 }
 
 /** Endpoints with a delivery due now: what the dispatcher hands to the workers. */
-export async function endpointsWithDueDeliveries(db: Database, now: Date, limit = 1000): Promise<string[]> {
-  const rows = await db.$queryRaw<Array<{ endpoint_id: string }>>`
-    SELECT DISTINCT d.endpoint_id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled
+export async function endpointsWithDueDeliveries(db: Database, now: Date, limit = 1000): Promise<EndpointKey[]> {
+  const rows = await db.$queryRaw<Array<{ endpoint_id: string; store_id: string }>>`
+    SELECT DISTINCT d.endpoint_id, d.store_id::text FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled
      WHERE ${takeable('d', now)}
      LIMIT ${limit}`;
-  return rows.map((row) => row.endpoint_id);
+  return rows.map((row) => ({ id: row.endpoint_id, storeId: row.store_id }));
 }
 
 /** Seconds the oldest due delivery of an enabled endpoint has waited (0 when none): the queue's lag. */

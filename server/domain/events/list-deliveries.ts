@@ -64,7 +64,7 @@ export async function listDeliveries(
     before = cursor.seq;
   }
   const rows = await db.webhookDelivery.findMany({
-    where: { endpointId, ...(before === undefined ? {} : { seq: { lt: before } }) },
+    where: { endpointId, storeId: scope.store.id, ...(before === undefined ? {} : { seq: { lt: before } }) },
     select: deliverySelect,
     orderBy: { seq: 'desc' },
     take: page.limit + 1,

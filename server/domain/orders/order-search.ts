@@ -103,7 +103,7 @@ export async function searchOrders(db: Database, scope: Scope, query: OrderSearc
      LIMIT ${limit + 1}`;
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  const ledger = page.length === 0 ? [] : await db.premiumLedgerEntry.findMany({ where: { orderId: { in: page.map((row) => row.id) } }, select: { orderId: true, amountCents: true, reason: true } });
+  const ledger = page.length === 0 ? [] : await db.premiumLedgerEntry.findMany({ where: { storeId, orderId: { in: page.map((row) => row.id) } }, select: { orderId: true, amountCents: true, reason: true } });
   return {
     orders: page.map((row) => ({
       id: row.id,
@@ -136,10 +136,10 @@ export interface OrderHistory {
 export async function orderHistory(db: Database, scope: Scope, sourceOrderId: string, now: Date): Promise<OrderHistory> {
   const order = await getOrder(db, scope, sourceOrderId);
   const [ledger, shipments, claims, refunds] = await Promise.all([
-    db.premiumLedgerEntry.findMany({ where: { orderId: order.id }, orderBy: { id: 'asc' }, include: { refund: { select: { sourceRefundId: true } } } }),
-    listOrderShipments(db, order.id),
+    db.premiumLedgerEntry.findMany({ where: { storeId: scope.store.id, orderId: order.id }, orderBy: { id: 'asc' }, include: { refund: { select: { sourceRefundId: true } } } }),
+    listOrderShipments(db, { id: order.id, storeId: scope.store.id }),
     listClaims(db, scope, sourceOrderId, now),
-    db.refund.findMany({ where: { orderId: order.id }, orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }] }),
+    db.refund.findMany({ where: { storeId: scope.store.id, orderId: order.id }, orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }] }),
   ]);
   return {
     order,

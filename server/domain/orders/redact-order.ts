@@ -92,14 +92,14 @@ export async function redactOrders(db: Database, scope: Scope, sourceOrderIds: r
 }
 
 async function eraseOrderCopies(tx: Transaction, storeId: string, order: { id: string; sourceOrderId: string; quoteId: string | null }): Promise<void> {
-  await tx.orderLineItem.updateMany({ where: { orderId: order.id, imageUrl: { not: null } }, data: { imageUrl: null } });
-  await tx.claim.updateMany({ where: { orderId: order.id, description: { not: null } }, data: { description: null } });
-  await tx.claim.updateMany({ where: { orderId: order.id, resolutionNote: { not: null } }, data: { resolutionNote: null } });
+  await tx.orderLineItem.updateMany({ where: { storeId, orderId: order.id, imageUrl: { not: null } }, data: { imageUrl: null } });
+  await tx.claim.updateMany({ where: { storeId, orderId: order.id, description: { not: null } }, data: { description: null } });
+  await tx.claim.updateMany({ where: { storeId, orderId: order.id, resolutionNote: { not: null } }, data: { resolutionNote: null } });
   // A shopper's photos may show their home, their face or their neighbours: they go with the texts
   // (the default photo store's images with their rows).
-  await tx.claimPhoto.deleteMany({ where: { orderId: order.id } });
-  await tx.claimStatusChange.updateMany({ where: { claim: { orderId: order.id }, note: { not: null } }, data: { note: null } });
-  await tx.refund.updateMany({ where: { orderId: order.id, note: { not: null } }, data: { note: null } });
+  await tx.claimPhoto.deleteMany({ where: { storeId, orderId: order.id } });
+  await tx.claimStatusChange.updateMany({ where: { storeId, claim: { orderId: order.id }, note: { not: null } }, data: { note: null } });
+  await tx.refund.updateMany({ where: { storeId, orderId: order.id, note: { not: null } }, data: { note: null } });
   // Quotes are immutable but for their cart text (the migration's trigger allows exactly that).
   if (order.quoteId !== null) await tx.$executeRaw`UPDATE quotes SET cart_items = NULL WHERE id = ${order.quoteId}::uuid AND cart_items IS NOT NULL`;
   // The order and its claims inside stored events (shipments carry no personal data).

@@ -110,7 +110,7 @@ export async function updateOrder(
       }
     }
     if (patch.line_items) {
-      await tx.orderLineItem.deleteMany({ where: { orderId: current.id } });
+      await tx.orderLineItem.deleteMany({ where: { storeId: current.storeId, orderId: current.id } });
       await tx.orderLineItem.createMany({ data: lineItemRows(patch.line_items).map((row) => ({ ...row, orderId: current.id, storeId: current.storeId })) });
     }
     const order = toOrderRecord(await tx.order.update({ where: storeRowKey(current.storeId, current.id), data, include: orderInclude }));

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { storeRowKey, type Database } from '../../db/client.js';
 import type { Actor } from '../access/index.js';
 import { appliedAt, clockAt } from '../kernel/index.js';
-import type { DeliveryStatus, PollScheduler, TrackingCheckpoint, TrackingReport } from './tracking.js';
+import type { DeliveryStatus, PollScheduler, ShipmentKey, TrackingCheckpoint, TrackingReport } from './tracking.js';
 import { emitDeliveryStatusChanged, shipmentInclude, toShipmentRecord } from './shipment-record.js';
 
 function fingerprint(checkpoint: TrackingCheckpoint): string {
@@ -30,17 +30,18 @@ function fingerprint(checkpoint: TrackingCheckpoint): string {
 export async function applyTrackingReport(
   db: Database,
   actor: Actor,
-  shipmentId: string,
+  shipment: ShipmentKey,
   report: TrackingReport,
   now: Date,
   next?: { scheduler: PollScheduler; startAfter: Date },
 ): Promise<DeliveryStatus | null> {
   return db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<Array<{ store_id: string; delivery_status: DeliveryStatus; last_polled_at: Date | null; updated_on: Date }>>`
-      SELECT store_id::text, delivery_status, last_polled_at, updated_on FROM shipments WHERE id = ${shipmentId}::uuid FOR UPDATE`;
+    const { id: shipmentId, storeId } = shipment;
+    const locked = await tx.$queryRaw<Array<{ delivery_status: DeliveryStatus; last_polled_at: Date | null; updated_on: Date }>>`
+      SELECT delivery_status, last_polled_at, updated_on FROM shipments WHERE id = ${shipmentId}::uuid AND store_id = ${storeId}::uuid FOR UPDATE`;
     const row = locked[0];
     if (row === undefined) return null;
-    const { store_id: storeId, delivery_status: current } = row;
+    const current = row.delivery_status;
     if (current === 'Cancelled') return current;
     // A report as of a time before one already applied (two polls, or a poll and a provider's
     // webhook, crossing): its scans are kept, its status would turn the clock back.
@@ -78,10 +79,10 @@ export async function applyTrackingReport(
       },
     });
     if (report.deliveryStatus !== current) {
-      const shipment = toShipmentRecord(await tx.shipment.findUniqueOrThrow({ where: storeRowKey(storeId, shipmentId), include: shipmentInclude }));
-      await emitDeliveryStatusChanged(tx, actor, shipment, current, changedAt);
+      const changed = toShipmentRecord(await tx.shipment.findUniqueOrThrow({ where: storeRowKey(storeId, shipmentId), include: shipmentInclude }));
+      await emitDeliveryStatusChanged(tx, actor, changed, current, changedAt);
     }
-    if (next && report.deliveryStatus !== 'Delivered') await next.scheduler.schedulePoll(shipmentId, { tx, startAfter: next.startAfter });
+    if (next && report.deliveryStatus !== 'Delivered') await next.scheduler.schedulePoll(shipment, { tx, startAfter: next.startAfter });
     return report.deliveryStatus;
   });
 }

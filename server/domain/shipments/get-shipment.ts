@@ -78,7 +78,7 @@ export async function shipmentOrder(db: Database, scope: Scope, shipmentId: stri
 }
 
 /** Every shipment of an order, oldest first, with its latest checkpoints (the console's order page). */
-export async function listOrderShipments(db: Database, orderId: string): Promise<ShipmentRecord[]> {
-  const rows = await db.shipment.findMany({ where: { orderId }, orderBy: [{ createdOn: 'asc' }, { id: 'asc' }], include: shipmentInclude });
+export async function listOrderShipments(db: Database, order: { id: string; storeId: string }): Promise<ShipmentRecord[]> {
+  const rows = await db.shipment.findMany({ where: { storeId: order.storeId, orderId: order.id }, orderBy: [{ createdOn: 'asc' }, { id: 'asc' }], include: shipmentInclude });
   return rows.map(toShipmentRecord);
 }

@@ -41,6 +41,8 @@ export {
   type CarrierDeliveryStatus,
   type CheckpointLocation,
   type PollScheduler,
+  type PollTarget,
+  type ShipmentKey,
   type ShipmentToTrack,
   type TrackingCheckpoint,
   type TrackingProvider,

@@ -2,7 +2,7 @@
 // applyTrackingReport.
 import { storeRowKey, type Database } from '../../db/client.js';
 import type { Actor } from '../access/index.js';
-import type { PollScheduler, TrackingProvider, TrackingReport } from './tracking.js';
+import type { PollScheduler, PollTarget, ShipmentKey, TrackingProvider, TrackingReport } from './tracking.js';
 import { applyTrackingReport } from './apply-tracking-report.js';
 import { type MerchantMessage, POLLING_GIVES_UP_AFTER_MS, SANDBOX_COURIER, UNKNOWN_COURIER } from './shipment-record.js';
 
@@ -34,13 +34,12 @@ export async function pollShipment(
   db: Database,
   provider: TrackingProvider,
   scheduler: PollScheduler,
-  shipmentId: string,
+  job: PollTarget,
   now: Date,
   /** When to poll again: a time, or the schedule by the shipment's registration (poll-schedule.ts). */
   nextPollAt: Date | ((registeredAt: Date) => Date),
 ): Promise<PollOutcome> {
-  // A job knows the shipment by its id alone: the key (id, store_id) leads with it, so this is one probe.
-  const shipment = await db.shipment.findFirst({ where: { id: shipmentId } });
+  const shipment = await db.shipment.findFirst({ where: { id: job.shipmentId, ...(job.storeId === undefined ? {} : { storeId: job.storeId }) } });
   if (!shipment || shipment.cancelledOn !== null || shipment.deliveryStatus === 'Delivered') return 'stop';
   if (shipment.courier === UNKNOWN_COURIER) {
     await addNotTrackedMessageOnce(db, shipment.id, shipment.courier, {
@@ -76,14 +75,18 @@ export async function pollShipment(
   }
   const report = await provider.fetch(target, now);
   const startAfter = typeof nextPollAt === 'function' ? nextPollAt(shipment.createdOn) : nextPollAt;
-  const status = await applyTrackingReport(db, TRACKING_POLL_ACTOR, shipment.id, report, now, { scheduler, startAfter });
+  const status = await applyTrackingReport(db, TRACKING_POLL_ACTOR, shipment, report, now, { scheduler, startAfter });
   return status === null || status === 'Delivered' || status === 'Cancelled' ? 'stop' : 'again';
 }
 
-/** A provider webhook names its own id for the shipment; the shipment's id, or null when no active shipment follows it. */
-export async function applyProviderEvent(db: Database, providerRef: string, report: TrackingReport, now: Date): Promise<string | null> {
-  const shipment = await db.shipment.findFirst({ where: { providerRef, cancelledOn: null }, select: { id: true } });
+/**
+ * A provider webhook names its own id for the shipment, not the store: the one lookup of the
+ * tracking path that spans all stores (docs/scaling.md, section 4). The shipment's key, or null
+ * when no active shipment follows it.
+ */
+export async function applyProviderEvent(db: Database, providerRef: string, report: TrackingReport, now: Date): Promise<ShipmentKey | null> {
+  const shipment = await db.shipment.findFirst({ where: { providerRef, cancelledOn: null }, select: { id: true, storeId: true } });
   if (!shipment) return null;
-  await applyTrackingReport(db, TRACKING_WEBHOOK_ACTOR, shipment.id, report, now);
-  return shipment.id;
+  await applyTrackingReport(db, TRACKING_WEBHOOK_ACTOR, shipment, report, now);
+  return shipment;
 }

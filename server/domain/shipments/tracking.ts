@@ -70,5 +70,20 @@ export class TrackingUnavailableError extends Error {
  * break the chain). A new shipment's first poll goes through the outbox instead (shipments.ts).
  */
 export interface PollScheduler {
-  schedulePoll(shipmentId: string, options: { tx: import('../../db/client.js').Transaction; startAfter?: Date }): Promise<void>;
+  schedulePoll(shipment: ShipmentKey, options: { tx: import('../../db/client.js').Transaction; startAfter?: Date }): Promise<void>;
+}
+
+/** A shipment's key: its id with its store, by which every query finds it on its store's shard. */
+export interface ShipmentKey {
+  id: string;
+  storeId: string;
+}
+
+/**
+ * What a poll job names: the shipment, with its store. Jobs queued before they carried the store
+ * name the id alone, and are found by it.
+ */
+export interface PollTarget {
+  shipmentId: string;
+  storeId?: string;
 }

@@ -90,7 +90,7 @@ export async function updateShipment(
       include: shipmentInclude,
     });
     // A shipment that was not being polled (unknown carrier, or finished) is followed again.
-    if (row.cancelledOn === null) await tracking.scheduler.schedulePoll(row.id, { tx });
+    if (row.cancelledOn === null) await tracking.scheduler.schedulePoll(row, { tx });
     return toShipmentRecord(row);
   });
 }
