@@ -4,7 +4,7 @@
 // for the delivery run (BENCH_EVENTS), which sends to a receiver on this machine.
 import { createExpressEndpoints } from '@ts-rest/express';
 import express from 'express';
-import { addressesContract, ordersContract, quotesContract, shipmentsContract } from '../contract/index.js';
+import { addressesContract, ordersContract, quotesContract, shipmentsContract, webhooksContract } from '../contract/index.js';
 import { composeService, offlineServiceOptions, type Service } from '../server/compose.js';
 import type { Database } from '../server/db/client.js';
 import type { Scope } from '../server/domain/access/index.js';
@@ -14,6 +14,7 @@ import { addressesRouter } from '../server/routes/addresses.js';
 import { ordersRouter } from '../server/routes/orders.js';
 import { quotesRouter } from '../server/routes/quotes.js';
 import { shipmentsRouter } from '../server/routes/shipments.js';
+import { webhooksRouter } from '../server/routes/webhooks.js';
 import { DEFAULT_RATE_LIMITS } from '../server/http/rate-limit.js';
 
 export interface BenchApp {
@@ -50,12 +51,13 @@ export async function startBenchApp(databaseUrl: string, poolSize: number): Prom
 
 /**
  * The floor under the service's routes on this framework: the contract's routes for quotes, orders,
- * shipments and addresses on bare Express and ts-rest, with the service's own handlers, domain code,
- * statements and request and response validation, and none of the service's cross-cutting work
- * (request id and mode headers, key authentication, security headers, metrics, the request log,
- * idempotency keys, the raw-body checks). Every request is answered as a live key of the first
- * store would be. How close to its baseline a path built on this stack can come; the address verify
- * target is set against it, the other paths show it for information.
+ * shipments, addresses and the platforms' messages on bare Express and ts-rest, with the service's
+ * own handlers, domain code, statements and request and response validation, and none of the
+ * service's cross-cutting work (request id and mode headers, key authentication and signature
+ * checks, security headers, metrics, the request log, idempotency keys, the raw-body checks). Every
+ * key-authenticated request is answered as a live key of the first store would be, and every
+ * platform message as if its signature had checked out. How close to its baseline a path built on
+ * this stack can come: the write paths are held to 0.9x of it (bench/report.ts).
  */
 export async function startRouteFloorApp(databaseUrl: string, poolSize: number): Promise<BenchApp> {
   const { service, stop } = await startBenchService(databaseUrl, poolSize);
@@ -63,6 +65,7 @@ export async function startRouteFloorApp(databaseUrl: string, poolSize: number):
   const store = await deps.db.store.findFirst({ orderBy: { createdAt: 'asc' } });
   if (!store) throw new Error('the route floor needs a store in the database');
   const scope: Scope = { store: toStoreContext(store), mode: 'live', actor: { kind: 'api_key', keyId: 'route-floor' } };
+  const platforms = new Map((await deps.db.platform.findMany({ select: { id: true, slug: true } })).map((platform) => [platform.slug, platform]));
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -71,10 +74,17 @@ export async function startRouteFloorApp(databaseUrl: string, poolSize: number):
     req.scope = scope;
     next();
   });
+  // What the signature check leaves on a platform's message once it holds (server/http/signatures.ts).
+  app.use('/api/webhooks/:platform_slug', (req, _res, next) => {
+    const platform = platforms.get(String(req.params.platform_slug));
+    if (platform !== undefined) req.platform = platform;
+    next();
+  });
   const options = { logInitialization: false, jsonQuery: false, responseValidation: true } as const;
   createExpressEndpoints(quotesContract, quotesRouter(deps), app, options);
   createExpressEndpoints(ordersContract, ordersRouter(deps), app, options);
   createExpressEndpoints(shipmentsContract, shipmentsRouter(deps), app, options);
   createExpressEndpoints(addressesContract, addressesRouter(deps), app, options);
+  createExpressEndpoints(webhooksContract, webhooksRouter(deps), app, options);
   return { app, db: deps.db, stop };
 }
