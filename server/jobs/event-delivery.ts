@@ -67,6 +67,10 @@ export async function startEventDelivery(options: EventDeliveryOptions): Promise
   });
   if (!options.work) return { stop: async () => {} };
 
+  const workerIds: string[] = [];
+  const notifyWorkers = () => {
+    for (const workerId of workerIds) boss.notifyWorker(workerId);
+  };
   const queueEndpoint = (endpoint: EndpointKey) =>
     boss.send(EVENT_DELIVERY_QUEUE, { endpointId: endpoint.id, storeId: endpoint.storeId } satisfies EndpointJob, { singletonKey: endpoint.id });
 
@@ -132,11 +136,15 @@ export async function startEventDelivery(options: EventDeliveryOptions): Promise
     };
     const ended = await Promise.all(Array.from({ length: lanes }, () => lane()));
     await Promise.all(recordings);
-    // Spent, or committed just as the last lane stopped: the endpoint goes back in the queue.
-    if (ended.includes('spent') || (await hasDueDelivery(db, endpoint, clock.now()))) await queueEndpoint(endpoint);
+    // Spent, or committed just as the last lane stopped: the endpoint goes back in the queue, and
+    // this instance's idle workers hear of it at once rather than at their next poll (half a second
+    // of an endpoint's backlog going nowhere, each time its job hands it back).
+    if (ended.includes('spent') || (await hasDueDelivery(db, endpoint, clock.now()))) {
+      await queueEndpoint(endpoint);
+      notifyWorkers();
+    }
   };
 
-  const workerIds: string[] = [];
   for (let worker = 0; worker < ENDPOINT_JOBS_PER_INSTANCE; worker += 1) {
     workerIds.push(
       await boss.work<EndpointJob>(EVENT_DELIVERY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
@@ -151,7 +159,7 @@ export async function startEventDelivery(options: EventDeliveryOptions): Promise
       try {
         const endpoints = await endpointsWithDueDeliveries(db, clock.now());
         for (const endpoint of endpoints) await queueEndpoint(endpoint);
-        if (endpoints.length > 0) for (const workerId of workerIds) boss.notifyWorker(workerId);
+        if (endpoints.length > 0) notifyWorkers();
       } catch (error) {
         logger.warn({ component: 'events', error_name: error instanceof Error ? error.name : typeof error }, 'event dispatch failed');
       } finally {

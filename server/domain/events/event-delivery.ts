@@ -43,6 +43,9 @@ export function retryDelayMs(schedule: readonly number[], failedAttempts: number
 /** A delivery taken for one attempt: what to send and where. */
 export interface DueDelivery {
   id: string;
+  /** The delivery's store and its event's day: with the id, its whole key, so recording the attempt reads one partition. */
+  storeId: string;
+  eventCreatedAt: Date;
   endpointId: string;
   url: string;
   secrets: string[];
@@ -79,6 +82,7 @@ export async function takeDueDelivery(db: Database, endpoint: EndpointKey, now: 
   const taken = await db.$queryRaw<
     Array<{
       id: string;
+      store_id: string;
       attempt_count: number;
       event_id: string;
       type: string;
@@ -93,12 +97,12 @@ export async function takeDueDelivery(db: Database, endpoint: EndpointKey, now: 
   >`
     WITH taken AS (
       UPDATE webhook_deliveries d SET leased_until = ${new Date(now.getTime() + DELIVERY_LEASE_MS)}
-       WHERE d.id = (SELECT c.id FROM webhook_deliveries c
+       WHERE (d.id, d.event_created_at) = (SELECT c.id, c.event_created_at FROM webhook_deliveries c
                       WHERE c.endpoint_id = ${endpointId} AND c.store_id = ${storeId}::uuid AND ${takeable('c', now)}
                       ORDER BY c.event_seq LIMIT 1 FOR UPDATE SKIP LOCKED)
          AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled)
        RETURNING d.id, d.store_id, d.event_id, d.event_created_at, d.attempt_count)
-    SELECT t.id, t.attempt_count, e.id AS event_id, e.type, e.mode, e.data, e.created_at,
+    SELECT t.id, t.store_id::text, t.attempt_count, e.id AS event_id, e.type, e.mode, e.data, e.created_at,
            w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
       FROM taken t JOIN events e ON e.id = t.event_id AND e.created_at = t.event_created_at AND e.store_id = t.store_id
       JOIN webhook_endpoints w ON w.id = ${endpointId} AND w.store_id = t.store_id`;
@@ -108,6 +112,8 @@ export async function takeDueDelivery(db: Database, endpoint: EndpointKey, now: 
   if (row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now) secrets.push(row.previous_secret);
   return {
     id: row.id,
+    storeId: row.store_id,
+    eventCreatedAt: row.created_at,
     endpointId,
     url: row.url,
     secrets,
@@ -148,7 +154,7 @@ export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed';
  */
 export async function recordAttempt(
   db: Database,
-  delivery: Pick<DueDelivery, 'id' | 'endpointId' | 'eventId' | 'body'>,
+  delivery: Pick<DueDelivery, 'id' | 'storeId' | 'eventCreatedAt' | 'endpointId' | 'eventId' | 'body'>,
   result: AttemptResult,
   attemptedAt: Date,
   settings: Pick<EventDeliverySettings, 'retryScheduleSeconds'>,
@@ -160,7 +166,7 @@ export async function recordAttempt(
     const locked = await tx.$queryRaw<Array<{ store_id: string; attempt_count: number; status: string; id: string; type: string; mode: string; data: unknown; created_at: Date }>>`
       SELECT d.store_id::text, d.attempt_count, d.status, e.id, e.type, e.mode, e.data, e.created_at
         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id AND e.created_at = d.event_created_at AND e.store_id = d.store_id
-       WHERE d.id = ${delivery.id}
+       WHERE d.id = ${delivery.id} AND d.event_created_at = ${delivery.eventCreatedAt} AND d.store_id = ${delivery.storeId}::uuid
          FOR UPDATE OF d FOR SHARE OF e`;
     const current = locked[0];
     // Deleted with its endpoint meanwhile, or finished by a worker whose lease ran out: nothing to add.
