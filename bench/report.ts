@@ -32,10 +32,15 @@ export interface Result extends Measurement {
   ratios: number[];
 }
 
+/** The middle one of values sorted by `key` (the lower middle of an even count). */
+function middleBy<T>(values: readonly T[], key: (value: T) => number): T {
+  return [...values].sort((a, b) => key(a) - key(b))[Math.floor((values.length - 1) / 2)] as T;
+}
+const medianOf = (values: readonly number[]) => middleBy(values, (value) => value);
+
 /** The round with the median ratio, carrying every round's ratio (bench/run.ts, --repeat). */
 export function medianRound(rounds: readonly Result[]): Result {
-  const sorted = [...rounds].sort((a, b) => a.ratio - b.ratio);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)] as Result;
+  const median = middleBy(rounds, (round) => round.ratio);
   return { ...median, ratios: rounds.map((round) => round.ratio), referenceRatios: rounds.flatMap((round) => (round.reference ? [round.reference.ratio] : [])) };
 }
 
@@ -159,12 +164,10 @@ export function targetChecks(
   ] as const) {
     const m = find(name);
     if (!m?.reference?.run.name.endsWith('@route_floor') || m.referenceRatios.length === 0) continue;
-    const sorted = [...m.referenceRatios].sort((a, b) => a - b);
-    const median = sorted[Math.floor((sorted.length - 1) / 2)] as number;
-    const spread = sorted.length < 2 ? '' : ` (${sorted[0]?.toFixed(2)} to ${sorted.at(-1)?.toFixed(2)} over ${sorted.length})`;
+    const median = medianOf(m.referenceRatios);
     checks.push({
       target: `${label} >= 0.9x its route floor, median of the rounds`,
-      measured: `${median.toFixed(2)}x${spread}`,
+      measured: ratioText({ ratio: median, ratios: m.referenceRatios }),
       pass: median >= 0.9 && m.non2xx + m.errors + m.timeouts === 0,
     });
   }
@@ -175,7 +178,6 @@ export function targetChecks(
   // p99 at half the peak rate, evenly paced, against the INSERT baseline paced at the same rate.
   // With several paced runs of a path (--repeat), the median p99 of its runs against the median of
   // its baseline's, each run listed.
-  const medianOf = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] as number;
   const servedPaced = halfRate.filter((run) => run.name.endsWith('@half_peak_paced') && run.target === 'server');
   for (const name of [...new Set(servedPaced.map((run) => run.name.replace(/@half_peak_paced$/, '')))]) {
     const runs = servedPaced.filter((run) => run.name === `${name}@half_peak_paced`);

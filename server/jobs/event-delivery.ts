@@ -18,6 +18,7 @@ import {
   endpointsWithDueDeliveries,
   hasDueDelivery,
   deliveryEndpoint,
+  type EndpointJob,
   type EndpointKey,
   recordAttempt,
   signedHeaders,
@@ -35,12 +36,6 @@ const LANE_IDLE_POLL_MS = 25;
 const LANE_IDLE_POLL_MAX_MS = 400;
 /** Endpoint jobs one instance runs at once: a slow endpoint holds one of them, not the others. */
 export const ENDPOINT_JOBS_PER_INSTANCE = 8;
-
-/** An endpoint's job: the endpoint with its store (absent in jobs queued before it was carried). */
-interface EndpointJob {
-  endpointId: string;
-  storeId?: string;
-}
 
 export interface EventDeliveryOptions {
   boss: PgBoss;

@@ -40,7 +40,10 @@ export async function applyClaimRulesIn(tx: Transaction, scope: Scope, claim: Cl
  * The open claims rules may decide: those a parcel's tracking speaks for (claims on it, and
  * whole-order claims of its order), or every open claim of every store with rules.
  */
-async function openClaimsToRun(db: Database, where: { shipmentId: string; storeId?: string } | 'all'): Promise<Array<{ id: string; storeId: string }>> {
+/** Which claims a rerun is about: those a parcel's tracking speaks for (with its store when known), or all. */
+type RerunScope = { shipmentId: string; storeId?: string } | 'all';
+
+async function openClaimsToRun(db: Database, where: RerunScope): Promise<Array<{ id: string; storeId: string }>> {
   if (where !== 'all') {
     const ofStore = where.storeId === undefined ? Prisma.empty : Prisma.sql`AND s.store_id = ${where.storeId}::uuid`;
     return db.$queryRaw<Array<{ id: string; storeId: string }>>`
@@ -60,7 +63,7 @@ async function openClaimsToRun(db: Database, where: { shipmentId: string; storeI
  * Runs the rules again on open claims, each in its own short transaction; returns how many they
  * decided. A claim someone decided meanwhile is left as they decided it.
  */
-export async function rerunClaimRules(db: Database, service: ServiceScope, clock: Clock, where: { shipmentId: string; storeId?: string } | 'all'): Promise<number> {
+export async function rerunClaimRules(db: Database, service: ServiceScope, clock: Clock, where: RerunScope): Promise<number> {
   const claims = await openClaimsToRun(db, where);
   const scopes = new Map<string, Scope>();
   let decided = 0;

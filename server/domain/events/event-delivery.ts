@@ -234,11 +234,17 @@ export interface EndpointKey {
   storeId: string;
 }
 
+/** What a delivery job names: the endpoint with its store (absent in jobs queued before it was carried). */
+export interface EndpointJob {
+  endpointId: string;
+  storeId?: string;
+}
+
 /**
  * The endpoint a job names, with how many attempts it may have in flight at once; null once it is
  * gone. Jobs queued before they carried the store name the endpoint alone, and are found by it.
  */
-export async function deliveryEndpoint(db: Database, job: { endpointId: string; storeId?: string }): Promise<{ endpoint: EndpointKey; lanes: number } | null> {
+export async function deliveryEndpoint(db: Database, job: EndpointJob): Promise<{ endpoint: EndpointKey; lanes: number } | null> {
   const row = await db.webhookEndpoint.findFirst({
     where: { id: job.endpointId, ...(job.storeId === undefined ? {} : { storeId: job.storeId }) },
     select: { id: true, storeId: true, maxInFlight: true },

@@ -1,7 +1,7 @@
 // Events: what a store is told. Events written in the transaction of their change, the
 // endpoints a store subscribes, and the signed deliveries with their retries.
 export { bareHostname, endpointUrlProblems, isPublicAddress } from './endpoint-urls.js';
-export { type AttemptOutcome, type AttemptResult, DEFAULT_RETRY_SCHEDULE_SECONDS, type DueDelivery, deliveryLagSeconds, endpointsWithDueDeliveries, type EventDeliverySettings, hasDueDelivery, deliveryEndpoint, type EndpointKey, recordAttempt, signedHeaders, takeDueDelivery } from './event-delivery.js';
+export { type AttemptOutcome, type AttemptResult, DEFAULT_RETRY_SCHEDULE_SECONDS, type DueDelivery, deliveryLagSeconds, endpointsWithDueDeliveries, type EventDeliverySettings, hasDueDelivery, deliveryEndpoint, type EndpointJob, type EndpointKey, recordAttempt, signedHeaders, takeDueDelivery } from './event-delivery.js';
 export { type DeliveryRecord, listDeliveries } from './list-deliveries.js';
 export { resendEvent } from './resend-event.js';
 export { sendTestEvent } from './send-test-event.js';
