@@ -10,7 +10,7 @@
 import { Webhook } from 'standardwebhooks';
 import { EVENT_ID_HEADER, EVENT_SIGNATURE_HEADER, EVENT_TIMESTAMP_HEADER } from '../../../contract/merchant-events.js';
 import { MAX_IN_FLIGHT_LIMIT } from '../../../contract/webhook-endpoints.js';
-import { Prisma, storeRowKey, type Database, type Transaction } from '../../db/client.js';
+import { hotQuery, lazyStatement, storeRowKey, type Database, type Transaction } from '../../db/client.js';
 import type { Actor } from '../access/index.js';
 
 import { recordAudit } from '../access/index.js';
@@ -52,21 +52,50 @@ export interface DueDelivery {
   attemptCount: number;
   eventId: string;
   body: string;
+  /** md5 of the event's data as stored (json keeps its text) when taken: whether it is still what was sent, when the answer is recorded. */
+  dataDigest: string;
 }
 
 /**
- * SQL: the delivery `alias` may be attempted now: pending, due, held by no worker, and the oldest
- * pending delivery of its object to its endpoint (the one rule of per-object order, which the
- * take, the dispatcher and the job's last look share).
+ * SQL: the delivery `alias` may be attempted now (`now` names the parameter holding the time):
+ * pending, due, held by no worker, and the oldest pending delivery of its object to its endpoint
+ * (the one rule of per-object order, which the take, the dispatcher and the job's last look share).
+ *
+ * `probeEachRow` is for a statement that wants the first few rows in order (the take, the look for
+ * one): the older-delivery check then runs per row, one probe of the pending-object index. Left to
+ * itself the planner may join against every pending delivery of the endpoint at once (it did, on a
+ * young partition whose statistics said it was empty), which costs as much as the backlog on each
+ * take. `OFFSET 0` keeps PostgreSQL from turning the NOT EXISTS into such a join; it changes no
+ * result. The dispatcher, which reads every due delivery anyway, keeps the join.
  */
-const takeable = (alias: string, now: Date) => Prisma.sql`
-  ${Prisma.raw(alias)}.status = 'pending' AND ${Prisma.raw(alias)}.next_attempt_at <= ${now}
-  AND (${Prisma.raw(alias)}.leased_until IS NULL OR ${Prisma.raw(alias)}.leased_until < ${now})
+const takeable = (alias: string, now: string, { probeEachRow }: { probeEachRow: boolean }) => `
+  ${alias}.status = 'pending' AND ${alias}.next_attempt_at <= ${now}
+  AND (${alias}.leased_until IS NULL OR ${alias}.leased_until < ${now})
   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries older
-                   WHERE older.endpoint_id = ${Prisma.raw(alias)}.endpoint_id AND older.store_id = ${Prisma.raw(alias)}.store_id AND older.object_key = ${Prisma.raw(alias)}.object_key
+                   WHERE older.endpoint_id = ${alias}.endpoint_id AND older.store_id = ${alias}.store_id AND older.object_key = ${alias}.object_key
                      AND older.status = 'pending'
-                     AND (older.event_seq, older.seq) < (${Prisma.raw(alias)}.event_seq, ${Prisma.raw(alias)}.seq))`;
+                     AND (older.event_seq, older.seq) < (${alias}.event_seq, ${alias}.seq)${probeEachRow ? '\n                   OFFSET 0' : ''})`;
 
+// The take and the record run once per attempt, so they are hot statements (prepared per
+// connection, without Prisma's layer): at 80 attempts a second Prisma's interactive transaction
+// alone took a core's worth of milliseconds, and the lanes queued for the pool behind it.
+// One statement: the take, and what the attempt needs of its event and endpoint. Ordered by the
+// event alone, so the partial index on (endpoint_id, event_seq) gives the order without a sort.
+const TAKE_DUE_DELIVERY = lazyStatement(
+  'take_due_delivery',
+  () => `
+    WITH taken AS (
+      UPDATE webhook_deliveries d SET leased_until = $4
+       WHERE (d.id, d.event_created_at) = (SELECT c.id, c.event_created_at FROM webhook_deliveries c
+                      WHERE c.endpoint_id = $1 AND c.store_id = $2::uuid AND ${takeable('c', '$3::timestamptz', { probeEachRow: true })}
+                      ORDER BY c.event_seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+         AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled)
+       RETURNING d.id, d.store_id, d.event_id, d.event_created_at, d.attempt_count)
+    SELECT t.id, t.store_id::text AS store_id, t.attempt_count, e.id AS event_id, e.type, e.mode, e.data, md5(e.data::text) AS data_digest, e.created_at,
+           w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
+      FROM taken t JOIN events e ON e.id = t.event_id AND e.created_at = t.event_created_at AND e.store_id = t.store_id
+      JOIN webhook_endpoints w ON w.id = $1 AND w.store_id = t.store_id`,
+);
 
 /**
  * Takes the endpoint's oldest due delivery whose object has no older delivery pending to this
@@ -77,35 +106,21 @@ const takeable = (alias: string, now: Date) => Prisma.sql`
  */
 export async function takeDueDelivery(db: Database, endpoint: EndpointKey, now: Date): Promise<DueDelivery | null> {
   const { id: endpointId, storeId } = endpoint;
-  // One statement: the take, and what the attempt needs of its event and endpoint. Ordered by the
-  // event alone, so the partial index on (endpoint_id, event_seq) gives the order without a sort.
-  const taken = await db.$queryRaw<
-    Array<{
-      id: string;
-      store_id: string;
-      attempt_count: number;
-      event_id: string;
-      type: string;
-      mode: string;
-      data: unknown;
-      created_at: Date;
-      url: string;
-      secret: string;
-      previous_secret: string | null;
-      previous_secret_expires_at: Date | null;
-    }>
-  >`
-    WITH taken AS (
-      UPDATE webhook_deliveries d SET leased_until = ${new Date(now.getTime() + DELIVERY_LEASE_MS)}
-       WHERE (d.id, d.event_created_at) = (SELECT c.id, c.event_created_at FROM webhook_deliveries c
-                      WHERE c.endpoint_id = ${endpointId} AND c.store_id = ${storeId}::uuid AND ${takeable('c', now)}
-                      ORDER BY c.event_seq LIMIT 1 FOR UPDATE SKIP LOCKED)
-         AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled)
-       RETURNING d.id, d.store_id, d.event_id, d.event_created_at, d.attempt_count)
-    SELECT t.id, t.store_id::text, t.attempt_count, e.id AS event_id, e.type, e.mode, e.data, e.created_at,
-           w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
-      FROM taken t JOIN events e ON e.id = t.event_id AND e.created_at = t.event_created_at AND e.store_id = t.store_id
-      JOIN webhook_endpoints w ON w.id = ${endpointId} AND w.store_id = t.store_id`;
+  const taken = await hotQuery<{
+    id: string;
+    store_id: string;
+    attempt_count: number;
+    event_id: string;
+    type: string;
+    mode: string;
+    data: unknown;
+    data_digest: string;
+    created_at: Date;
+    url: string;
+    secret: string;
+    previous_secret: string | null;
+    previous_secret_expires_at: Date | null;
+  }>(db, TAKE_DUE_DELIVERY, [endpointId, storeId, now, new Date(now.getTime() + DELIVERY_LEASE_MS)]);
   const row = taken[0];
   if (row === undefined) return null;
   const secrets = [row.secret];
@@ -120,6 +135,7 @@ export async function takeDueDelivery(db: Database, endpoint: EndpointKey, now: 
     attemptCount: row.attempt_count,
     eventId: row.event_id,
     body: JSON.stringify(eventBody({ id: row.event_id, type: row.type, mode: row.mode, data: row.data, createdAt: row.created_at })),
+    dataDigest: row.data_digest,
   };
 }
 
@@ -148,72 +164,97 @@ export interface AttemptResult {
 export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed';
 
 /**
+ * A successful attempt recorded in one statement: the delivery locked and its event share-locked
+ * (the receiver may have echoed what it was sent, and if the event was erased meanwhile, an order's
+ * personal data, its answer is not kept; the event row's lock orders this with the erasure), the
+ * attempt, the delivery done and the endpoint's failing streak over. Nothing is written unless the
+ * delivery is still pending (deleted with its endpoint meanwhile, or finished by a worker whose
+ * lease ran out); the status it had is returned, or no row when it is gone.
+ */
+const RECORD_SUCCESS = lazyStatement(
+  'record_delivery_success',
+  () => `
+    WITH current AS (
+      SELECT d.id, d.store_id, d.event_created_at, d.attempt_count, d.status::text AS status, md5(e.data::text) = $4 AS as_sent
+        FROM webhook_deliveries d JOIN events e ON e.id = d.event_id AND e.created_at = $2 AND e.store_id = d.store_id
+       WHERE d.id = $1 AND d.event_created_at = $2 AND d.store_id = $3::uuid
+         FOR UPDATE OF d FOR SHARE OF e),
+    attempt AS (
+      INSERT INTO webhook_delivery_attempts (delivery_id, store_id, event_created_at, attempted_at, succeeded, status_code, duration_ms, error, response_body)
+      SELECT c.id, c.store_id, c.event_created_at, $5, true, $6, $7, NULL, CASE WHEN c.as_sent THEN $8 END FROM current c WHERE c.status = 'pending'),
+    done AS (
+      UPDATE webhook_deliveries d SET status = 'succeeded', attempt_count = c.attempt_count + 1, next_attempt_at = NULL, leased_until = NULL, updated_at = $9
+        FROM current c WHERE d.id = c.id AND d.event_created_at = c.event_created_at AND d.store_id = c.store_id AND c.status = 'pending'),
+    streak_over AS (
+      UPDATE webhook_endpoints w SET failing_since = NULL
+       WHERE w.id = $10 AND w.store_id = $3::uuid AND w.failing_since IS NOT NULL AND EXISTS (SELECT 1 FROM current c WHERE c.status = 'pending'))
+    SELECT status FROM current`,
+);
+
+/** What a finished delivery's status says of an attempt that found it no longer pending. */
+const settledOutcome = (status: string | undefined): AttemptOutcome => (status === 'succeeded' ? 'succeeded' : 'failed');
+
+/**
  * Records an attempt and decides what follows: done, a retry after the schedule's next wait, or,
  * when the schedule is over, failed, with the endpoint disabled for failing (its other pending
  * deliveries fail with it; the store sees it in the endpoint's status and can resend events).
  */
 export async function recordAttempt(
   db: Database,
-  delivery: Pick<DueDelivery, 'id' | 'storeId' | 'eventCreatedAt' | 'endpointId' | 'eventId' | 'body'>,
+  delivery: Pick<DueDelivery, 'id' | 'storeId' | 'eventCreatedAt' | 'endpointId' | 'dataDigest'>,
   result: AttemptResult,
   attemptedAt: Date,
   settings: Pick<EventDeliverySettings, 'retryScheduleSeconds'>,
 ): Promise<AttemptOutcome> {
+  const now = new Date(attemptedAt.getTime() + result.durationMs);
+  if (result.succeeded) {
+    const rows = await hotQuery<{ status: string }>(db, RECORD_SUCCESS, [
+      delivery.id,
+      delivery.eventCreatedAt,
+      delivery.storeId,
+      delivery.dataDigest,
+      attemptedAt,
+      result.statusCode,
+      result.durationMs,
+      result.responseBody,
+      now,
+      delivery.endpointId,
+    ]);
+    const status = rows[0]?.status;
+    return status === 'pending' ? 'succeeded' : settledOutcome(status);
+  }
   return db.$transaction(async (tx) => {
-    // The delivery, locked, and its event, shared-locked: the receiver may have echoed what it was
-    // sent, and if the event was erased meanwhile (an order's personal data) its answer is not
-    // kept; the event row's lock orders this with the erasure.
-    const locked = await tx.$queryRaw<Array<{ store_id: string; attempt_count: number; status: string; id: string; type: string; mode: string; data: unknown; created_at: Date }>>`
-      SELECT d.store_id::text, d.attempt_count, d.status, e.id, e.type, e.mode, e.data, e.created_at
+    // As in RECORD_SUCCESS: the delivery locked, its event share-locked, the answer kept only if the event is as it was sent.
+    const locked = await tx.$queryRaw<Array<{ attempt_count: number; status: string; as_sent: boolean }>>`
+      SELECT d.attempt_count, d.status, md5(e.data::text) = ${delivery.dataDigest} AS as_sent
         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id AND e.created_at = d.event_created_at AND e.store_id = d.store_id
        WHERE d.id = ${delivery.id} AND d.event_created_at = ${delivery.eventCreatedAt} AND d.store_id = ${delivery.storeId}::uuid
          FOR UPDATE OF d FOR SHARE OF e`;
     const current = locked[0];
-    // Deleted with its endpoint meanwhile, or finished by a worker whose lease ran out: nothing to add.
-    if (current === undefined || current.status !== 'pending') return current?.status === 'succeeded' ? 'succeeded' : 'failed';
+    if (current === undefined || current.status !== 'pending') return settledOutcome(current?.status);
     const attempts = current.attempt_count + 1;
-    const stillAsSent = JSON.stringify(eventBody({ id: current.id, type: current.type, mode: current.mode, data: current.data, createdAt: current.created_at })) === delivery.body;
-    const responseBody = stillAsSent ? result.responseBody : null;
-    const now = new Date(attemptedAt.getTime() + result.durationMs);
-    if (result.succeeded) {
-      // The attempt, the delivery done and the endpoint's failing streak over, in one statement.
-      await tx.$executeRaw`
-        WITH attempt AS (
-          INSERT INTO webhook_delivery_attempts (delivery_id, store_id, event_created_at, attempted_at, succeeded, status_code, duration_ms, error, response_body)
-          VALUES (${delivery.id}, ${current.store_id}::uuid, ${current.created_at}, ${attemptedAt}, true, ${result.statusCode}, ${result.durationMs}, ${result.error}, ${responseBody})),
-        done AS (
-          UPDATE webhook_deliveries SET status = 'succeeded', attempt_count = ${attempts}, next_attempt_at = NULL, leased_until = NULL, updated_at = ${now}
-           WHERE id = ${delivery.id} AND event_created_at = ${current.created_at})
-        UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${delivery.endpointId} AND failing_since IS NOT NULL`;
-      return 'succeeded';
-    }
     await tx.webhookDeliveryAttempt.create({
       data: {
         deliveryId: delivery.id,
-        storeId: current.store_id,
-        eventCreatedAt: current.created_at,
+        storeId: delivery.storeId,
+        eventCreatedAt: delivery.eventCreatedAt,
         attemptedAt,
         succeeded: false,
         statusCode: result.statusCode,
         durationMs: result.durationMs,
         error: result.error,
-        responseBody,
+        responseBody: current.as_sent ? result.responseBody : null,
       },
     });
-    await tx.webhookEndpoint.updateMany({ where: { id: delivery.endpointId, failingSince: null }, data: { failingSince: attemptedAt } });
+    await tx.webhookEndpoint.updateMany({ where: { id: delivery.endpointId, storeId: delivery.storeId, failingSince: null }, data: { failingSince: attemptedAt } });
     const delay = retryDelayMs(settings.retryScheduleSeconds, attempts);
+    const key = { id: delivery.id, eventCreatedAt: delivery.eventCreatedAt, storeId: delivery.storeId };
     if (delay !== null) {
-      await tx.webhookDelivery.updateMany({
-        where: { id: delivery.id, eventCreatedAt: current.created_at },
-        data: { attemptCount: attempts, nextAttemptAt: new Date(now.getTime() + delay), leasedUntil: null, updatedAt: now },
-      });
+      await tx.webhookDelivery.updateMany({ where: key, data: { attemptCount: attempts, nextAttemptAt: new Date(now.getTime() + delay), leasedUntil: null, updatedAt: now } });
       return 'retrying';
     }
-    await tx.webhookDelivery.updateMany({
-      where: { id: delivery.id, eventCreatedAt: current.created_at },
-      data: { status: 'failed', attemptCount: attempts, nextAttemptAt: null, leasedUntil: null, updatedAt: now },
-    });
-    await disableFailingEndpoint(tx, current.store_id, delivery.endpointId, now);
+    await tx.webhookDelivery.updateMany({ where: key, data: { status: 'failed', attemptCount: attempts, nextAttemptAt: null, leasedUntil: null, updatedAt: now } });
+    await disableFailingEndpoint(tx, delivery.storeId, delivery.endpointId, now);
     return 'failed';
   });
 }
@@ -252,20 +293,30 @@ export async function deliveryEndpoint(db: Database, job: EndpointJob): Promise<
   return row === null ? null : { endpoint: { id: row.id, storeId: row.storeId }, lanes: Math.min(MAX_IN_FLIGHT_LIMIT, Math.max(1, row.maxInFlight)) };
 }
 
+const HAS_DUE_DELIVERY = lazyStatement(
+  'has_due_delivery',
+  () => `
+    SELECT EXISTS (SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled
+                    WHERE d.endpoint_id = $1 AND d.store_id = $2::uuid AND ${takeable('d', '$3::timestamptz', { probeEachRow: true })}) AS due`,
+);
+
 /** Whether the endpoint has a delivery a lane could take now. */
 export async function hasDueDelivery(db: Database, endpoint: EndpointKey, now: Date): Promise<boolean> {
-  const rows = await db.$queryRaw<Array<{ due: boolean }>>`
-    SELECT EXISTS (SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled
-                    WHERE d.endpoint_id = ${endpoint.id} AND d.store_id = ${endpoint.storeId}::uuid AND ${takeable('d', now)}) AS due`;
+  const rows = await hotQuery<{ due: boolean }>(db, HAS_DUE_DELIVERY, [endpoint.id, endpoint.storeId, now]);
   return rows[0]?.due === true;
 }
 
+const ENDPOINTS_WITH_DUE_DELIVERIES = lazyStatement(
+  'endpoints_with_due_deliveries',
+  () => `
+    SELECT DISTINCT d.endpoint_id, d.store_id::text AS store_id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled
+     WHERE ${takeable('d', '$1::timestamptz', { probeEachRow: false })}
+     LIMIT $2`,
+);
+
 /** Endpoints with a delivery due now: what the dispatcher hands to the workers. */
 export async function endpointsWithDueDeliveries(db: Database, now: Date, limit = 1000): Promise<EndpointKey[]> {
-  const rows = await db.$queryRaw<Array<{ endpoint_id: string; store_id: string }>>`
-    SELECT DISTINCT d.endpoint_id, d.store_id::text FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.store_id = d.store_id AND w.enabled
-     WHERE ${takeable('d', now)}
-     LIMIT ${limit}`;
+  const rows = await hotQuery<{ endpoint_id: string; store_id: string }>(db, ENDPOINTS_WITH_DUE_DELIVERIES, [now, limit]);
   return rows.map((row) => ({ id: row.endpoint_id, storeId: row.store_id }));
 }
 
