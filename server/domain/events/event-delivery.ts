@@ -184,7 +184,7 @@ const RECORD_SUCCESS = lazyStatement(
       SELECT c.id, c.store_id, c.event_created_at, $5, true, $6, $7, NULL, CASE WHEN c.as_sent THEN $8 END FROM current c WHERE c.status = 'pending'),
     done AS (
       UPDATE webhook_deliveries d SET status = 'succeeded', attempt_count = c.attempt_count + 1, next_attempt_at = NULL, leased_until = NULL, updated_at = $9
-        FROM current c WHERE d.id = c.id AND d.event_created_at = c.event_created_at AND d.store_id = c.store_id AND c.status = 'pending'),
+        FROM current c WHERE d.id = $1 AND d.event_created_at = $2 AND d.store_id = $3::uuid AND c.status = 'pending'),
     streak_over AS (
       UPDATE webhook_endpoints w SET failing_since = NULL
        WHERE w.id = $10 AND w.store_id = $3::uuid AND w.failing_since IS NOT NULL AND EXISTS (SELECT 1 FROM current c WHERE c.status = 'pending'))
