@@ -36,13 +36,13 @@ export async function applyClaimRulesIn(tx: Transaction, scope: Scope, claim: Cl
   return decideClaimIn(tx, scope, claim.id, ruleDecision(match.rule), clock, { ruleName: match.rule.name, ruleVersion: set.version, evidence });
 }
 
+/** Which claims a rerun is about: those a parcel's tracking speaks for (with its store when known), or all. */
+type RerunScope = { shipmentId: string; storeId?: string } | 'all';
+
 /**
  * The open claims rules may decide: those a parcel's tracking speaks for (claims on it, and
  * whole-order claims of its order), or every open claim of every store with rules.
  */
-/** Which claims a rerun is about: those a parcel's tracking speaks for (with its store when known), or all. */
-type RerunScope = { shipmentId: string; storeId?: string } | 'all';
-
 async function openClaimsToRun(db: Database, where: RerunScope): Promise<Array<{ id: string; storeId: string }>> {
   if (where !== 'all') {
     const ofStore = where.storeId === undefined ? Prisma.empty : Prisma.sql`AND s.store_id = ${where.storeId}::uuid`;

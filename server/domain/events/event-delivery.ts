@@ -164,9 +164,20 @@ export interface AttemptResult {
 export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed';
 
 /**
- * A successful attempt recorded in one statement: the delivery locked and its event share-locked
- * (the receiver may have echoed what it was sent, and if the event was erased meanwhile, an order's
- * personal data, its answer is not kept; the event row's lock orders this with the erasure), the
+ * SQL: the delivery of an attempt ($1 its id, $2 its event's time, $3 its store) locked, and its
+ * event share-locked, with whether the event is still as it was sent ($4 the digest taken with it).
+ * The receiver may have echoed what it was sent, and if the event was erased meanwhile (an order's
+ * personal data) its answer is not kept; the event row's lock orders this with the erasure. Both
+ * records of an attempt, success and failure, read the delivery through it.
+ */
+const LOCKED_DELIVERY = `
+  SELECT d.id, d.store_id, d.event_created_at, d.attempt_count, d.status::text AS status, md5(e.data::text) = $4 AS as_sent
+    FROM webhook_deliveries d JOIN events e ON e.id = d.event_id AND e.created_at = $2 AND e.store_id = d.store_id
+   WHERE d.id = $1 AND d.event_created_at = $2 AND d.store_id = $3::uuid
+     FOR UPDATE OF d FOR SHARE OF e`;
+
+/**
+ * A successful attempt recorded in one statement: the delivery locked (LOCKED_DELIVERY), the
  * attempt, the delivery done and the endpoint's failing streak over. Nothing is written unless the
  * delivery is still pending (deleted with its endpoint meanwhile, or finished by a worker whose
  * lease ran out); the status it had is returned, or no row when it is gone.
@@ -174,11 +185,7 @@ export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed';
 const RECORD_SUCCESS = lazyStatement(
   'record_delivery_success',
   () => `
-    WITH current AS (
-      SELECT d.id, d.store_id, d.event_created_at, d.attempt_count, d.status::text AS status, md5(e.data::text) = $4 AS as_sent
-        FROM webhook_deliveries d JOIN events e ON e.id = d.event_id AND e.created_at = $2 AND e.store_id = d.store_id
-       WHERE d.id = $1 AND d.event_created_at = $2 AND d.store_id = $3::uuid
-         FOR UPDATE OF d FOR SHARE OF e),
+    WITH current AS (${LOCKED_DELIVERY}),
     attempt AS (
       INSERT INTO webhook_delivery_attempts (delivery_id, store_id, event_created_at, attempted_at, succeeded, status_code, duration_ms, error, response_body)
       SELECT c.id, c.store_id, c.event_created_at, $5, true, $6, $7, NULL, CASE WHEN c.as_sent THEN $8 END FROM current c WHERE c.status = 'pending'),
@@ -224,12 +231,13 @@ export async function recordAttempt(
     return status === 'pending' ? 'succeeded' : settledOutcome(status);
   }
   return db.$transaction(async (tx) => {
-    // As in RECORD_SUCCESS: the delivery locked, its event share-locked, the answer kept only if the event is as it was sent.
-    const locked = await tx.$queryRaw<Array<{ attempt_count: number; status: string; as_sent: boolean }>>`
-      SELECT d.attempt_count, d.status, md5(e.data::text) = ${delivery.dataDigest} AS as_sent
-        FROM webhook_deliveries d JOIN events e ON e.id = d.event_id AND e.created_at = d.event_created_at AND e.store_id = d.store_id
-       WHERE d.id = ${delivery.id} AND d.event_created_at = ${delivery.eventCreatedAt} AND d.store_id = ${delivery.storeId}::uuid
-         FOR UPDATE OF d FOR SHARE OF e`;
+    const locked = await tx.$queryRawUnsafe<Array<{ attempt_count: number; status: string; as_sent: boolean }>>(
+      LOCKED_DELIVERY,
+      delivery.id,
+      delivery.eventCreatedAt,
+      delivery.storeId,
+      delivery.dataDigest,
+    );
     const current = locked[0];
     if (current === undefined || current.status !== 'pending') return settledOutcome(current?.status);
     const attempts = current.attempt_count + 1;
